@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { parseEnv } from './env';
+
+describe('parseEnv', () => {
+  it('applies the embedded defaults when nothing is set', () => {
+    const env = parseEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.DATA_DIR).toBe('./data');
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.KASPA_RPC_URL).toBeUndefined();
+    expect(env.REDIS_URL).toBeUndefined();
+    expect(env.API_KEYS).toEqual([]);
+    expect(env.DEVNET_PERSIST).toBe(true);
+  });
+
+  it('splits API_KEYS and trims blanks', () => {
+    expect(parseEnv({ API_KEYS: ' a , b,,c ' }).API_KEYS).toEqual(['a', 'b', 'c']);
+  });
+
+  it('treats empty URLs as unset', () => {
+    expect(parseEnv({ DATABASE_URL: '', KASPA_RPC_URL: '' }).KASPA_RPC_URL).toBeUndefined();
+  });
+
+  it('rejects malformed values with the variable name', () => {
+    expect(() => parseEnv({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => parseEnv({ KASPA_RPC_URL: 'http://node' })).toThrow(/KASPA_RPC_URL/);
+    expect(() => parseEnv({ DEVNET_PERSIST: 'maybe' })).toThrow(/DEVNET_PERSIST/);
+  });
+
+  it('returns a frozen object', () => {
+    expect(Object.isFrozen(parseEnv({}))).toBe(true);
+  });
+});

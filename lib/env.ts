@@ -1,0 +1,58 @@
+/**
+ * env: the one reader of process.env.
+ *
+ * Every setting the project knows is declared here, validated with zod, defaulted, and frozen.
+ * Every variable is documented in .env.example and in the README's configuration table.
+ */
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const optionalUrl = (protocols: readonly string[]) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === '' ? undefined : value))
+    .refine((value) => value === undefined || protocols.some((protocol) => value.startsWith(protocol)), {
+      message: `must start with ${protocols.join(' or ')}`,
+    });
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: optionalUrl(['postgres://', 'postgresql://', 'memory://']),
+  KASPA_RPC_URL: optionalUrl(['ws://', 'wss://']),
+  REDIS_URL: optionalUrl(['redis://', 'rediss://']),
+  API_KEYS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((key) => key.trim())
+        .filter((key) => key.length > 0),
+    ),
+  DEVNET_BLOCKS_PER_SECOND: z.coerce.number().positive().max(50).default(10),
+  DEVNET_TX_PER_SECOND: z.coerce.number().min(0).max(1_000).default(20),
+  DEVNET_MINERS: z.coerce.number().int().min(1).max(16).default(4),
+  DEVNET_SEED: z.string().min(1).default('dagboard-devnet'),
+  DEVNET_PERSIST: booleanFlag.default(true),
+  DEVNET_RPC_PORT: z.coerce.number().int().min(0).max(65_535).default(18610),
+});
+
+export type Env = Readonly<z.infer<typeof envSchema>>;
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  return Object.freeze(result.data);
+}
+
+export const env: Env = parseEnv(process.env);
