@@ -7,3 +7,6 @@ export * from './merkle';
 export * from './seq-commit';
 export * from './coinbase';
 export * from './subsidy';
+export * from './sighash';
+export * from './signing';
+export * from './address';
