@@ -10,3 +10,7 @@ export * from './subsidy';
 export * from './sighash';
 export * from './signing';
 export * from './address';
+export * from './pow';
+export * from './muhash';
+export * from './mass';
+export * from './amount';

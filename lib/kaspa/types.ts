@@ -71,6 +71,8 @@ export interface UtxoEntry {
   scriptPublicKey: ScriptPublicKey;
   blockDaaScore: bigint;
   isCoinbase: boolean;
+  /** Post-Toccata: the covenant the output was bound to, if any (part of the MuHash element and the storage plurality). */
+  covenantId?: Hash | null;
 }
 
 export const SUBNETWORK_ID_SIZE = 20;
