@@ -1,7 +1,19 @@
 /**
- * lib/kaspa: pure Kaspa consensus primitives (hashing, serialization, merkle roots, coinbase, subsidy), written from
- * rusty-kaspa's consensus code. No I/O here: every function maps bytes and numbers to bytes and numbers.
+ * lib/kaspa: pure Kaspa consensus primitives, written from rusty-kaspa's consensus code (the authority).
+ *
+ * Owns: byte encodings and the keyed hash domains; header hashes; transaction ids (v0 BLAKE2b, v1 BLAKE3) and
+ * hashes; merkle roots and the Crescendo accepted-id root; KIP-21 sequencing-commitment hashes; coinbase payloads
+ * and the subsidy schedule; signature hashes (Schnorr and ECDSA, six hash types), signing and P2PK verification;
+ * addresses and script classes; compute, storage and transient mass and the relay fee; compact bits, work,
+ * difficulty and kHeavyHash proof of work; MuHash3072 UTXO commitments; exact sompi/KAS amounts.
+ *
+ * No I/O: every function maps bytes and numbers to bytes and numbers. Hashes are Uint8Array in natural byte order and
+ * u64 quantities are bigint.
  */
+export * from './bytes';
+export * from './hashing';
+export * from './types';
+export * from './transaction';
 export * from './header';
 export * from './merkle';
 export * from './seq-commit';
