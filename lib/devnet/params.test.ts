@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_DIFFICULTY_TARGET } from '../kaspa/pow';
+import { CRESCENDO_PARAMS } from './params';
+
+/** bps.rs `calculate_ghostdag_k`: the smallest k whose Poisson(x) tail mass is below delta. */
+function ghostdagK(x: number, delta: number): number {
+  let k = 0;
+  let sigma = 0;
+  let fraction = 1;
+  const exp = Math.exp(-x);
+  for (;;) {
+    sigma += exp * fraction;
+    if (1 - sigma < delta) return k;
+    k += 1;
+    fraction *= x / k;
+  }
+}
+
+const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
+
+describe('CRESCENDO_PARAMS', () => {
+  const bps = 1000 / CRESCENDO_PARAMS.targetTimePerBlock;
+
+  it('derives the blockrate values the way bps.rs does for 10 BPS', () => {
+    // NETWORK_DELAY_BOUND = 5 s, GHOSTDAG_TAIL_DELTA = 0.01.
+    const k = ghostdagK(2 * 5 * bps, 0.01);
+    expect(bps).toBe(10);
+    expect(CRESCENDO_PARAMS.ghostdagK).toBe(k);
+    expect(CRESCENDO_PARAMS.maxBlockParents).toBe(clamp(Math.floor(k / 2), 10, 16));
+    expect(CRESCENDO_PARAMS.mergesetSizeLimit).toBe(clamp(2 * k, 180, 512));
+    const { finalityDepth, mergeDepth, mergesetSizeLimit } = CRESCENDO_PARAMS;
+    const pruningLowerBound = finalityDepth + 2 * mergeDepth + 4 * mergesetSizeLimit * k + 2 * k + 2;
+    expect(CRESCENDO_PARAMS.pruningDepth).toBe(Math.max(pruningLowerBound, bps * 108_000));
+  });
+
+  it('derives the window sizes from their durations (constants.rs)', () => {
+    expect(CRESCENDO_PARAMS.difficultyWindowSize).toBe(Math.ceil(2641 / 4));
+    expect(CRESCENDO_PARAMS.difficultySampleRate).toBe(bps * 4);
+    expect(CRESCENDO_PARAMS.pastMedianTimeWindowSize).toBe(
+      Math.ceil((2 * CRESCENDO_PARAMS.timestampDeviationTolerance - 1) / 10),
+    );
+    expect(CRESCENDO_PARAMS.pastMedianTimeSampleRate).toBe(bps * 10);
+    expect(CRESCENDO_PARAMS.maxDifficultyTarget).toBe(MAX_DIFFICULTY_TARGET);
+  });
+});
