@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest';
+import { payToPublicKeyScript, payToScriptHashScript } from '../kaspa/address';
+import { schnorrPublicKey } from '../kaspa/signing';
+import { SUBNETWORK_ID_COINBASE, type Transaction, type UtxoEntry } from '../kaspa/types';
+import { FakeVirtualState, KAS, pay, spend, transfer, wallet, type Coin } from './test-support/mempool-fixtures';
+import {
+  checkScripts,
+  TxRuleError,
+  UNACCEPTED_DAA_SCORE,
+  validatePopulatedTransaction,
+  validateTransactionInHeaderContext,
+  validateTransactionInIsolation,
+} from './transaction-validator';
+
+const alice = wallet('alice');
+const bob = wallet('bob');
+
+function ruleMessage(action: () => unknown): string {
+  try {
+    action();
+  } catch (error) {
+    if (error instanceof TxRuleError) return error.message;
+    throw error;
+  }
+  throw new Error('expected a TxRuleError');
+}
+
+function signedTransfer(): { tx: Transaction; coin: Coin } {
+  const coin = new FakeVirtualState().fund(alice, 5n * KAS);
+  return { tx: transfer([coin], bob, 3000n), coin };
+}
+
+describe('validateTransactionInIsolation', () => {
+  const { tx } = signedTransfer();
+
+  it('accepts a well-formed transaction', () => {
+    expect(() => validateTransactionInIsolation(tx)).not.toThrow();
+  });
+
+  it.each([
+    ['no inputs', { ...tx, inputs: [] }, 'transaction has no inputs'],
+    ['duplicate inputs', { ...tx, inputs: [tx.inputs[0]!, tx.inputs[0]!] }, 'transaction has duplicate inputs'],
+    ['gas', { ...tx, gas: 1n }, 'transaction has non zero gas value'],
+    [
+      'another subnetwork',
+      { ...tx, subnetworkId: Uint8Array.of(2, ...new Uint8Array(19)) },
+      'transaction subnetwork id 0200000000000000000000000000000000000000 is neither native nor coinbase',
+    ],
+    ['version 1', { ...tx, version: 1 }, 'transaction version 1 is unknown'],
+    ['a zero output', { ...tx, outputs: [pay(bob, 0n)] }, 'transaction output 0 has zero value'],
+    [
+      'an output above MAX_SOMPI',
+      { ...tx, outputs: [pay(bob, 2_900_000_000_000_000_001n)] },
+      'transaction output 0 value is higher than the max allowed of 2900000000000000000',
+    ],
+    [
+      'outputs summing above MAX_SOMPI',
+      { ...tx, outputs: [pay(bob, 2_000_000_000_000_000_000n), pay(bob, 2_000_000_000_000_000_000n)] },
+      'transaction total outputs value is higher than the max allowed of 2900000000000000000',
+    ],
+    [
+      'a coinbase with inputs',
+      { ...tx, subnetworkId: SUBNETWORK_ID_COINBASE },
+      'coinbase transaction has 1 inputs while none are expected',
+    ],
+    [
+      'a coinbase output script over 150 bytes',
+      { ...tx, inputs: [], subnetworkId: SUBNETWORK_ID_COINBASE, outputs: [{ value: 1n, scriptPublicKey: { version: 0, script: new Uint8Array(151) } }] },
+      'script public key of coinbase output #0 is too long',
+    ],
+  ] satisfies [string, Transaction, string][])('rejects %s', (_, bad, message) => {
+    expect(ruleMessage(() => validateTransactionInIsolation(bad))).toBe(message);
+  });
+});
+
+describe('validateTransactionInHeaderContext (Crescendo limits)', () => {
+  const { tx } = signedTransfer();
+
+  it('limits inputs, outputs and script sizes', () => {
+    const input = tx.inputs[0]!;
+    const manyInputs = { ...tx, inputs: Array.from({ length: 1001 }, (_, index) => ({ ...input, previousOutpoint: { ...input.previousOutpoint, index } })) };
+    expect(ruleMessage(() => validateTransactionInHeaderContext(manyInputs, 0n, 0n))).toBe(
+      'transaction has 1001 inputs where the max allowed is 1000',
+    );
+    const manyOutputs = { ...tx, outputs: Array.from({ length: 1001 }, () => pay(bob, 1n)) };
+    expect(ruleMessage(() => validateTransactionInHeaderContext(manyOutputs, 0n, 0n))).toBe(
+      'transaction has 1001 outputs where the max allowed is 1000',
+    );
+    const longSignature = { ...tx, inputs: [{ ...input, signatureScript: new Uint8Array(10_001) }] };
+    expect(ruleMessage(() => validateTransactionInHeaderContext(longSignature, 0n, 0n))).toBe(
+      'transaction input #0 signature script is above 10000 bytes',
+    );
+    const longScript = { ...tx, outputs: [{ value: 1n, scriptPublicKey: { version: 0, script: new Uint8Array(10_001) } }] };
+    expect(ruleMessage(() => validateTransactionInHeaderContext(longScript, 0n, 0n))).toBe(
+      'transaction input #0 signature script is above 10000 bytes',
+    );
+  });
+
+  it('reads lock times from the threshold up as milliseconds against the past median time', () => {
+    const timeLocked = { ...tx, lockTime: 1_700_000_000_000n };
+    expect(ruleMessage(() => validateTransactionInHeaderContext(timeLocked, 10n ** 12n, 1_700_000_000_000n))).toBe(
+      'transaction input #0 is not finalized',
+    );
+    expect(() => validateTransactionInHeaderContext(timeLocked, 0n, 1_700_000_000_001n)).not.toThrow();
+    const finalBySequence = { ...timeLocked, inputs: [{ ...tx.inputs[0]!, sequence: (1n << 64n) - 1n }] };
+    expect(() => validateTransactionInHeaderContext(finalBySequence, 0n, 0n)).not.toThrow();
+  });
+});
+
+describe('validatePopulatedTransaction', () => {
+  const context = { povDaaScore: new FakeVirtualState().daaScore, coinbaseMaturity: 1000n };
+
+  it('returns the fee', () => {
+    const { tx, coin } = signedTransfer();
+    expect(validatePopulatedTransaction(tx, [coin.entry], context)).toBe(3000n);
+  });
+
+  it('rejects inputs above MAX_SOMPI', () => {
+    const { tx, coin } = signedTransfer();
+    const rich: UtxoEntry = { ...coin.entry, amount: 2_900_000_000_000_000_001n };
+    expect(ruleMessage(() => validatePopulatedTransaction(tx, [rich], context))).toBe(
+      'transaction total inputs spending amount is higher than the max allowed of 2900000000000000000',
+    );
+  });
+
+  it('reads an unaccepted entry’s DAA score as −1, so relative locks never hold back a chained spend', () => {
+    const state = new FakeVirtualState();
+    const coin = state.fund(alice, 5n * KAS);
+    const pending = { ...coin, entry: { ...coin.entry, blockDaaScore: UNACCEPTED_DAA_SCORE } };
+    const tx = transfer([pending], bob, 3000n, { sequence: 1000n });
+    expect(validatePopulatedTransaction(tx, [pending.entry], context)).toBe(3000n);
+  });
+
+  it('ignores relative locks on inputs with the disable flag', () => {
+    const state = new FakeVirtualState();
+    const coin = state.fund(alice, 5n * KAS, { blockDaaScore: state.daaScore - 1n });
+    const tx = transfer([coin], bob, 3000n, { sequence: (1n << 63n) | 500n });
+    expect(validatePopulatedTransaction(tx, [coin.entry], context)).toBe(3000n);
+  });
+
+  it('rejects a replacement not beating the feerate floor before looking at the scripts', () => {
+    const { tx, coin } = signedTransfer();
+    const broken = { ...tx, inputs: [{ ...tx.inputs[0]!, signatureScript: new Uint8Array(0) }] };
+    expect(ruleMessage(() => validatePopulatedTransaction(broken, [coin.entry], { ...context, feerateThreshold: { mass: 1000n, threshold: 3 } }))).toBe(
+      'fee rate per contextual mass gram is not greater than the fee rate of the replaced transaction',
+    );
+  });
+});
+
+describe('checkScripts', () => {
+  it('verifies a P2SH-wrapped P2PK spend', () => {
+    const redeemScript = payToPublicKeyScript(schnorrPublicKey(alice.privateKey)).script;
+    const coin = new FakeVirtualState().fund(alice, 5n * KAS, { scriptPublicKey: payToScriptHashScript(redeemScript) });
+    const tx = transfer([coin], bob, 3000n);
+    expect(() => checkScripts(tx, [coin.entry])).not.toThrow();
+  });
+
+  it('reports an unknown sighash type as the engine does', () => {
+    const { tx, coin } = signedTransfer();
+    const script = Uint8Array.from(tx.inputs[0]!.signatureScript);
+    script[65] = 0x05;
+    const tampered = { ...tx, inputs: [{ ...tx.inputs[0]!, signatureScript: script }] };
+    expect(ruleMessage(() => checkScripts(tampered, [coin.entry]))).toBe('failed to verify the signature script: invalid hash type 0x05');
+  });
+
+  it('reports a non-push signature script', () => {
+    const { tx, coin } = signedTransfer();
+    const tampered = { ...tx, inputs: [{ ...tx.inputs[0]!, signatureScript: Uint8Array.of(0xac) }] };
+    expect(ruleMessage(() => checkScripts(tampered, [coin.entry]))).toBe('failed to verify the signature script: signature script is not push only');
+  });
+
+  it('flags a script it cannot run as unsupported, naming the input', () => {
+    const coin = new FakeVirtualState().fund(alice, 5n * KAS, { scriptPublicKey: { version: 0, script: Uint8Array.of(0x51) } });
+    const tx = spend([coin], [pay(bob, KAS)], { unsigned: true });
+    try {
+      checkScripts(tx, [coin.entry]);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toMatchObject({ kind: 'UnsupportedScript', inputIndex: 0 });
+    }
+  });
+});

@@ -1,0 +1,309 @@
+/**
+ * Consensus transaction rules under Crescendo (rusty-kaspa v1.0.1, consensus/src/processes/transaction_validator/:
+ * tx_validation_in_isolation.rs, tx_validation_in_header_context.rs, tx_validation_in_utxo_context.rs), with the
+ * `TxRuleError` Display strings of consensus/core/src/errors/tx.rs. The mempool runs them the way
+ * `VirtualStateProcessor::validate_mempool_transaction` does (isolation → header context at the virtual DAA score and
+ * past median time → UTXO context); block validation can reuse them.
+ *
+ * Scripts: only the standard spends are executed (P2PK, P2PK-ECDSA and P2SH-wrapped P2PK, through
+ * lib/kaspa/signing.ts). A spend of any other script is reported as `UnsupportedScript`, which the mempool turns into
+ * its non-standard-input rejection: kaspad would run the script and then reject the input as non-standard anyway.
+ */
+import { MAX_SOMPI } from '../kaspa/amount';
+import { scriptClassOf } from '../kaspa/address';
+import { bytesToHex, equalBytes } from '../kaspa/bytes';
+import { SigHashReusedValues } from '../kaspa/sighash';
+import { verifyP2pkInput, type InputVerification } from '../kaspa/signing';
+import { isCoinbase } from '../kaspa/transaction';
+import { SUBNETWORK_ID_NATIVE, type Outpoint, type Transaction, type TransactionInput, type UtxoEntry } from '../kaspa/types';
+
+export const TX_VERSION = 0;
+/** Lock times below this are DAA scores, at or above it milliseconds (constants.rs LOCK_TIME_THRESHOLD). */
+export const LOCK_TIME_THRESHOLD = 500_000_000_000n;
+export const SEQUENCE_LOCK_TIME_MASK = 0xffff_ffffn;
+export const SEQUENCE_LOCK_TIME_DISABLED = 1n << 63n;
+export const MAX_TX_IN_SEQUENCE_NUM = (1n << 64n) - 1n;
+/** The DAA score given to UTXO entries created by transactions not accepted yet (constants.rs). */
+export const UNACCEPTED_DAA_SCORE = (1n << 64n) - 1n;
+
+const U64_MAX = (1n << 64n) - 1n;
+
+/** Crescendo's size limits (params.rs `CrescendoParams`) and `coinbase_payload_script_public_key_max_len`. */
+export interface TransactionLimits {
+  maxTxInputs: number;
+  maxTxOutputs: number;
+  maxSignatureScriptLength: number;
+  maxScriptPublicKeyLength: number;
+  coinbaseScriptPublicKeyMaxLength: number;
+}
+
+export const CRESCENDO_TRANSACTION_LIMITS: Readonly<TransactionLimits> = Object.freeze({
+  maxTxInputs: 1000,
+  maxTxOutputs: 1000,
+  maxSignatureScriptLength: 10_000,
+  maxScriptPublicKeyLength: 10_000,
+  coinbaseScriptPublicKeyMaxLength: 150,
+});
+
+export type TxRuleErrorKind =
+  | 'NoTxInputs'
+  | 'TxDuplicateInputs'
+  | 'TxHasGas'
+  | 'UnknownTxVersion'
+  | 'TooManyInputs'
+  | 'TooManyOutputs'
+  | 'TooBigSignatureScript'
+  | 'TooBigScriptPublicKey'
+  | 'NotFinalized'
+  | 'CoinbaseHasInputs'
+  | 'CoinbaseScriptPublicKeyTooLong'
+  | 'ImmatureCoinbaseSpend'
+  | 'InputAmountOverflow'
+  | 'InputAmountTooHigh'
+  | 'TxOutZero'
+  | 'TxOutTooHigh'
+  | 'OutputsValueOverflow'
+  | 'TotalTxOutTooHigh'
+  | 'SpendTooHigh'
+  | 'SequenceLockConditionsAreNotMet'
+  | 'MissingTxOutpoints'
+  | 'SignatureInvalid'
+  | 'SignatureEmpty'
+  | 'MassIncomputable'
+  | 'SubnetworksDisabled'
+  | 'FeerateTooLow'
+  | 'UnsupportedScript';
+
+/** A consensus rule violation; `message` is kaspad's Display text. */
+export class TxRuleError extends Error {
+  override name = 'TxRuleError';
+
+  constructor(
+    readonly kind: TxRuleErrorKind,
+    message: string,
+    /** For `UnsupportedScript`: the input whose spent script cannot be executed here. */
+    readonly inputIndex?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** kaspad's `TransactionOutpoint` Display: `(<txid>, <index>)`. */
+export function formatOutpoint(outpoint: Outpoint): string {
+  return `(${bytesToHex(outpoint.transactionId)}, ${outpoint.index})`;
+}
+
+export function validateTransactionInIsolation(tx: Transaction, limits: TransactionLimits = CRESCENDO_TRANSACTION_LIMITS): void {
+  const coinbase = isCoinbase(tx);
+  if (!coinbase && tx.inputs.length === 0) throw new TxRuleError('NoTxInputs', 'transaction has no inputs');
+  if (coinbase) {
+    if (tx.inputs.length > 0) {
+      throw new TxRuleError('CoinbaseHasInputs', `coinbase transaction has ${tx.inputs.length} inputs while none are expected`);
+    }
+    tx.outputs.forEach((output, index) => {
+      if (output.scriptPublicKey.script.length > limits.coinbaseScriptPublicKeyMaxLength) {
+        throw new TxRuleError('CoinbaseScriptPublicKeyTooLong', `script public key of coinbase output #${index} is too long`);
+      }
+    });
+  }
+  checkOutputValueRanges(tx);
+  const spent = new Set<string>();
+  for (const input of tx.inputs) {
+    const key = outpointKey(input.previousOutpoint);
+    if (spent.has(key)) throw new TxRuleError('TxDuplicateInputs', 'transaction has duplicate inputs');
+    spent.add(key);
+  }
+  if (tx.gas > 0n) throw new TxRuleError('TxHasGas', 'transaction has non zero gas value');
+  if (!coinbase && !equalBytes(tx.subnetworkId, SUBNETWORK_ID_NATIVE)) {
+    throw new TxRuleError(
+      'SubnetworksDisabled',
+      `transaction subnetwork id ${bytesToHex(tx.subnetworkId)} is neither native nor coinbase`,
+    );
+  }
+  if (tx.version !== TX_VERSION) throw new TxRuleError('UnknownTxVersion', `transaction version ${tx.version} is unknown`);
+}
+
+function checkOutputValueRanges(tx: Transaction): void {
+  let total = 0n;
+  tx.outputs.forEach((output, index) => {
+    if (output.value === 0n) throw new TxRuleError('TxOutZero', `transaction output ${index} has zero value`);
+    if (output.value > MAX_SOMPI) {
+      throw new TxRuleError('TxOutTooHigh', `transaction output ${index} value is higher than the max allowed of ${MAX_SOMPI}`);
+    }
+    total += output.value;
+    if (total > U64_MAX) throw new TxRuleError('OutputsValueOverflow', 'transaction total outputs value overflowed u64');
+    if (total > MAX_SOMPI) {
+      throw new TxRuleError('TotalTxOutTooHigh', `transaction total outputs value is higher than the max allowed of ${MAX_SOMPI}`);
+    }
+  });
+}
+
+/**
+ * The header-context checks at a block (or the virtual) with DAA score `daaScore` and past median time
+ * `pastMedianTime` (ms). Under Crescendo payloads are allowed on every transaction.
+ */
+export function validateTransactionInHeaderContext(
+  tx: Transaction,
+  daaScore: bigint,
+  pastMedianTime: bigint,
+  limits: TransactionLimits = CRESCENDO_TRANSACTION_LIMITS,
+): void {
+  const coinbase = isCoinbase(tx);
+  if (!coinbase && tx.inputs.length === 0) throw new TxRuleError('NoTxInputs', 'transaction has no inputs');
+  if (tx.inputs.length > limits.maxTxInputs) {
+    throw new TxRuleError('TooManyInputs', `transaction has ${tx.inputs.length} inputs where the max allowed is ${limits.maxTxInputs}`);
+  }
+  // kaspad reports the input limit here (TooManyOutputs(len, max_tx_inputs)); under Crescendo both limits are 1000.
+  if (!coinbase && tx.outputs.length > limits.maxTxOutputs) {
+    throw new TxRuleError('TooManyOutputs', `transaction has ${tx.outputs.length} outputs where the max allowed is ${limits.maxTxInputs}`);
+  }
+  const longSignatureScript = tx.inputs.findIndex((input) => input.signatureScript.length > limits.maxSignatureScriptLength);
+  if (longSignatureScript >= 0) {
+    throw new TxRuleError(
+      'TooBigSignatureScript',
+      `transaction input #${longSignatureScript} signature script is above ${limits.maxSignatureScriptLength} bytes`,
+    );
+  }
+  // The Display string of TooBigScriptPublicKey really does say "input #… signature script".
+  const longScriptPublicKey = tx.outputs.findIndex((output) => output.scriptPublicKey.script.length > limits.maxScriptPublicKeyLength);
+  if (longScriptPublicKey >= 0) {
+    throw new TxRuleError(
+      'TooBigScriptPublicKey',
+      `transaction input #${longScriptPublicKey} signature script is above ${limits.maxScriptPublicKeyLength} bytes`,
+    );
+  }
+  checkFinalized(tx, daaScore, pastMedianTime);
+}
+
+function checkFinalized(tx: Transaction, daaScore: bigint, pastMedianTime: bigint): void {
+  if (tx.lockTime === 0n) return;
+  const reference = tx.lockTime < LOCK_TIME_THRESHOLD ? daaScore : pastMedianTime;
+  if (tx.lockTime < reference) return;
+  const open = tx.inputs.findIndex((input) => input.sequence !== MAX_TX_IN_SEQUENCE_NUM);
+  if (open >= 0) throw new TxRuleError('NotFinalized', `transaction input #${open} is not finalized`);
+}
+
+export interface PopulatedValidationContext {
+  /** The DAA score the transaction is validated at (the virtual's for the mempool). */
+  povDaaScore: bigint;
+  coinbaseMaturity: bigint;
+  /**
+   * The mempool's replace-by-fee floor: the fee divided by `mass` must exceed `threshold` (`check_feerate_threshold`,
+   * which kaspad runs inside consensus validation, before the scripts).
+   */
+  feerateThreshold?: { mass: bigint; threshold: number };
+}
+
+/**
+ * UTXO-context validation of a transaction whose every input is populated: coinbase maturity, input and output
+ * amounts, sequence locks, the optional RBF feerate floor and the scripts. Returns the fee.
+ */
+export function validatePopulatedTransaction(tx: Transaction, entries: readonly UtxoEntry[], context: PopulatedValidationContext): bigint {
+  checkCoinbaseMaturity(tx, entries, context.povDaaScore, context.coinbaseMaturity);
+  const totalIn = checkInputAmounts(entries);
+  const totalOut = tx.outputs.reduce((sum, output) => sum + output.value, 0n);
+  if (totalIn < totalOut) {
+    throw new TxRuleError('SpendTooHigh', `transaction tries to spend ${totalOut} while its total inputs amount is ${totalIn}`);
+  }
+  const fee = totalIn - totalOut;
+  checkSequenceLocks(tx, entries, context.povDaaScore);
+  const { feerateThreshold } = context;
+  if (feerateThreshold && Number(fee) / Number(feerateThreshold.mass) <= feerateThreshold.threshold) {
+    throw new TxRuleError('FeerateTooLow', 'fee rate per contextual mass gram is not greater than the fee rate of the replaced transaction');
+  }
+  checkScripts(tx, entries);
+  return fee;
+}
+
+function checkCoinbaseMaturity(tx: Transaction, entries: readonly UtxoEntry[], povDaaScore: bigint, maturity: bigint): void {
+  const index = entries.findIndex((entry) => entry.isCoinbase && entry.blockDaaScore + maturity > povDaaScore);
+  if (index < 0) return;
+  const entry = entries[index]!;
+  const outpoint = formatOutpoint(tx.inputs[index]!.previousOutpoint);
+  // The line break and indentation are part of kaspad's multi-line #[error] literal.
+  throw new TxRuleError(
+    'ImmatureCoinbaseSpend',
+    `transaction input #${index} tried to spend coinbase outpoint ${outpoint} with daa score of ${entry.blockDaaScore} \n` +
+      `    while the merging block daa score is ${povDaaScore} and the coinbase maturity period of ${maturity} hasn't passed yet`,
+  );
+}
+
+function checkInputAmounts(entries: readonly UtxoEntry[]): bigint {
+  let total = 0n;
+  for (const entry of entries) {
+    total += entry.amount;
+    if (total > U64_MAX) throw new TxRuleError('InputAmountOverflow', 'transaction total inputs spending amount overflowed u64');
+    if (total > MAX_SOMPI) {
+      throw new TxRuleError('InputAmountTooHigh', `transaction total inputs spending amount is higher than the max allowed of ${MAX_SOMPI}`);
+    }
+  }
+  return total;
+}
+
+/** Relative DAA-score locks; DAA scores are reinterpreted as i64 exactly as kaspad does (u64::MAX becomes −1). */
+function checkSequenceLocks(tx: Transaction, entries: readonly UtxoEntry[], povDaaScore: bigint): void {
+  const pov = BigInt.asIntN(64, povDaaScore);
+  const locked = tx.inputs.some((input, index) => {
+    if ((input.sequence & SEQUENCE_LOCK_TIME_DISABLED) === SEQUENCE_LOCK_TIME_DISABLED) return false;
+    const relativeLock = input.sequence & SEQUENCE_LOCK_TIME_MASK;
+    return BigInt.asIntN(64, entries[index]!.blockDaaScore) + relativeLock - 1n >= pov;
+  });
+  if (locked) throw new TxRuleError('SequenceLockConditionsAreNotMet', 'one of the transaction sequence locks conditions was not met');
+}
+
+/**
+ * Runs every input's script. Crescendo counts sig ops at run time: each signature check consumes one unit of the
+ * input's committed sig-op count, so a count of 0 fails before the signature is looked at.
+ */
+export function checkScripts(tx: Transaction, entries: readonly UtxoEntry[]): void {
+  const reusedValues = new SigHashReusedValues(tx);
+  tx.inputs.forEach((input, index) => {
+    const verification = verifyP2pkInput(tx, index, entries, reusedValues);
+    if (verification.status === 'unsupported') {
+      throw new TxRuleError('UnsupportedScript', `input ${index} spends a script this node cannot execute`, index);
+    }
+    const scriptError = scriptErrorOf(verification, input, entries[index]!);
+    if (scriptError === null) return;
+    if (input.signatureScript.length === 0) {
+      throw new TxRuleError('SignatureEmpty', `failed to verify empty signature script. Inner error: ${scriptError}`);
+    }
+    throw new TxRuleError('SignatureInvalid', `failed to verify the signature script: ${scriptError}`);
+  });
+}
+
+const EVAL_FALSE = 'false stack entry at end of script execution';
+
+/**
+ * The `TxScriptError` Display text kaspad's engine would stop with, or null if the input verifies. Malformed
+ * signature scripts map to the engine's first error for the common shapes (empty, not push-only).
+ */
+function scriptErrorOf(
+  verification: Exclude<InputVerification, { status: 'unsupported' }>,
+  input: TransactionInput,
+  entry: UtxoEntry,
+): string | null {
+  const reachedSignatureCheck = verification.status === 'valid' || verification.reason === 'invalid_signature';
+  if (reachedSignatureCheck && input.sigOpCount < 1) return `sig op count exceeds passed limit of ${input.sigOpCount}`;
+  if (verification.status === 'valid') return null;
+  const { signatureScript } = input;
+  if (signatureScript.length === 0) {
+    return scriptClassOf(entry.scriptPublicKey) === 'scripthash'
+      ? 'attempt to read from empty stack'
+      : 'opcode requires at least 2 but stack has only 1';
+  }
+  switch (verification.reason) {
+    case 'malformed_signature_script':
+      return 'signature script is not push only';
+    case 'invalid_sig_hash_type': {
+      // The signature is the first push (OP_DATA_n), and its last byte is the hash type.
+      const hashType = signatureScript[signatureScript[0] ?? 0] ?? 0;
+      return `invalid hash type 0x${hashType.toString(16).padStart(2, '0')}`;
+    }
+    default:
+      return EVAL_FALSE;
+  }
+}
+
+export function outpointKey(outpoint: Outpoint): string {
+  return `${bytesToHex(outpoint.transactionId)}:${outpoint.index}`;
+}
