@@ -1,0 +1,177 @@
+/**
+ * A chain block's (or the virtual's) acceptance of its mergeset, rusty-kaspa v1.0.1
+ * consensus/src/pipeline/virtual_processor/utxo_validation.rs (`calculate_utxo_state`) and
+ * consensus/src/processes/coinbase.rs (`expected_coinbase_transaction`):
+ *
+ * - the selected parent's coinbase outputs enter the UTXO set (other merged coinbases never do: their rewards are paid
+ *   again by this block's coinbase), and its id is the first accepted id;
+ * - then each merged block, selected parent first and the rest in ascending (blue work, hash), has its non-coinbase
+ *   transactions validated against the selected parent's state plus what was accepted so far; valid ones are accepted
+ *   (new entries carry the accepting block's DAA score), the others are ignored;
+ * - every merged block earns its payload subsidy plus the fees of its accepted transactions; blues are paid to their own
+ *   payload script, reds (fees only for non-DAA reds) to the accepting block's miner in one output.
+ */
+import { decodeCoinbasePayload, encodeCoinbasePayload } from '../kaspa/coinbase';
+import { acceptedIdMerkleRoot } from '../kaspa/merkle';
+import { MuHash } from '../kaspa/muhash';
+import {
+  SUBNETWORK_ID_COINBASE,
+  type Hash,
+  type ScriptPublicKey,
+  type Transaction,
+  type TransactionOutput,
+  type UtxoEntry,
+} from '../kaspa/types';
+import type { BlockId, GhostdagData } from './ghostdag';
+import { TX_VERSION } from './transaction-validator';
+import { validateTransactionInUtxoContext, type ScriptVerificationCache } from './tx-validation';
+import { outpointKey, UtxoDiff, type UtxoView } from './utxo-diff';
+
+export interface MergesetBlockAcceptance {
+  blockHash: BlockId;
+  acceptedTransactionIds: Hash[];
+}
+
+export interface BlockRewardData {
+  subsidy: bigint;
+  totalFees: bigint;
+  scriptPublicKey: ScriptPublicKey;
+}
+
+export interface AcceptanceState {
+  /** The change from the selected parent's UTXO state. */
+  diff: UtxoDiff;
+  /** The selected parent's multiset with this acceptance applied. */
+  multiset: MuHash;
+  /** In consensus order: the selected parent's coinbase, then each merged block's accepted transactions in block order. */
+  acceptedTransactionIds: Hash[];
+  mergesetAcceptance: MergesetBlockAcceptance[];
+  rewards: Map<BlockId, BlockRewardData>;
+  acceptedIdMerkleRoot: Hash;
+}
+
+export interface AcceptanceInput {
+  /** The selected parent first, then the rest of the mergeset in ascending (blue work, hash). */
+  orderedMergeset: readonly BlockId[];
+  transactionsOf: (block: BlockId) => readonly Transaction[];
+  /** The ids of `transactionsOf(block)`, in the same order. */
+  transactionIdsOf: (block: BlockId) => readonly Hash[];
+  selectedParentMultiset: MuHash;
+  selectedParentAcceptedIdMerkleRoot: Hash;
+  /** The selected parent's UTXO state. */
+  selectedParentView: UtxoView;
+  povDaaScore: bigint;
+  coinbaseMaturity: bigint;
+  scriptCache: ScriptVerificationCache;
+}
+
+function outputEntry(output: TransactionOutput, daaScore: bigint, coinbase: boolean): UtxoEntry {
+  return { amount: output.value, scriptPublicKey: output.scriptPublicKey, blockDaaScore: daaScore, isCoinbase: coinbase };
+}
+
+function acceptIntoDiff(diff: UtxoDiff, tx: Transaction, id: Hash, spent: readonly UtxoEntry[], daaScore: bigint, coinbase: boolean): void {
+  tx.inputs.forEach((input, index) => diff.remove(outpointKey(input.previousOutpoint), spent[index]!));
+  tx.outputs.forEach((output, index) => diff.add(outpointKey({ transactionId: id, index }), outputEntry(output, daaScore, coinbase)));
+}
+
+export function calculateAcceptance(input: AcceptanceInput): AcceptanceState {
+  const { povDaaScore } = input;
+  const diff = new UtxoDiff();
+  const multiset = input.selectedParentMultiset.clone();
+  const view = diff.over(input.selectedParentView);
+  const selectedParent = input.orderedMergeset[0];
+  if (selectedParent === undefined) throw new Error('a mergeset always holds the selected parent');
+
+  const selectedParentCoinbase = input.transactionsOf(selectedParent)[0]!;
+  const coinbaseId = input.transactionIdsOf(selectedParent)[0]!;
+  acceptIntoDiff(diff, selectedParentCoinbase, coinbaseId, [], povDaaScore, true);
+  multiset.addTransaction(selectedParentCoinbase, [], povDaaScore);
+  const acceptedTransactionIds: Hash[] = [coinbaseId];
+  const mergesetAcceptance: MergesetBlockAcceptance[] = [];
+  const rewards = new Map<BlockId, BlockRewardData>();
+
+  input.orderedMergeset.forEach((block, position) => {
+    const transactions = input.transactionsOf(block);
+    const ids = input.transactionIdsOf(block);
+    const isSelectedParent = position === 0;
+    const accepted: { tx: Transaction; id: Hash; entries: UtxoEntry[] }[] = [];
+    let fees = 0n;
+    for (const [index, tx] of transactions.entries()) {
+      if (index === 0) continue;
+      const result = validateTransactionInUtxoContext(tx, view, povDaaScore, {
+        coinbaseMaturity: input.coinbaseMaturity,
+        checkScripts: !isSelectedParent,
+        scriptCache: input.scriptCache,
+      });
+      if (!result.ok) continue;
+      accepted.push({ tx, id: ids[index]!, entries: result.entries });
+      fees += result.fee;
+    }
+    // Transactions of one block are independent (no chained spends, no double spends), so they are applied together.
+    for (const { tx, id, entries } of accepted) {
+      acceptIntoDiff(diff, tx, id, entries, povDaaScore, false);
+      multiset.addTransaction(tx, entries, povDaaScore);
+      acceptedTransactionIds.push(id);
+    }
+    const acceptedIds = accepted.map(({ id }) => id);
+    mergesetAcceptance.push({
+      blockHash: block,
+      acceptedTransactionIds: isSelectedParent ? [coinbaseId, ...acceptedIds] : acceptedIds,
+    });
+    const payload = decodeCoinbasePayload(transactions[0]!.payload);
+    rewards.set(block, { subsidy: payload.subsidy, totalFees: fees, scriptPublicKey: payload.scriptPublicKey });
+  });
+
+  return {
+    diff,
+    multiset,
+    acceptedTransactionIds,
+    mergesetAcceptance,
+    rewards,
+    acceptedIdMerkleRoot: acceptedIdMerkleRoot(input.selectedParentAcceptedIdMerkleRoot, acceptedTransactionIds),
+  };
+}
+
+export interface ExpectedCoinbaseInput {
+  ghostdag: GhostdagData;
+  daaScore: bigint;
+  subsidy: bigint;
+  rewards: ReadonlyMap<BlockId, BlockRewardData>;
+  mergesetNonDaa: ReadonlySet<BlockId>;
+  minerScriptPublicKey: ScriptPublicKey;
+  extraData: Uint8Array;
+}
+
+/** `expected_coinbase_transaction` with the Crescendo red-reward rule (fees only for non-DAA reds). */
+export function expectedCoinbaseTransaction(input: ExpectedCoinbaseInput): Transaction {
+  const outputs: TransactionOutput[] = [];
+  for (const blue of input.ghostdag.mergesetBlues) {
+    if (input.mergesetNonDaa.has(blue)) continue;
+    const reward = input.rewards.get(blue)!;
+    const value = reward.subsidy + reward.totalFees;
+    if (value > 0n) outputs.push({ value, scriptPublicKey: reward.scriptPublicKey });
+  }
+  let redReward = 0n;
+  for (const red of input.ghostdag.mergesetReds) {
+    const reward = input.rewards.get(red)!;
+    redReward += input.mergesetNonDaa.has(red) ? reward.totalFees : reward.subsidy + reward.totalFees;
+  }
+  if (redReward > 0n) outputs.push({ value: redReward, scriptPublicKey: input.minerScriptPublicKey });
+  const payload = encodeCoinbasePayload({
+    blueScore: input.ghostdag.blueScore,
+    subsidy: input.subsidy,
+    scriptPublicKey: input.minerScriptPublicKey,
+    extraData: input.extraData,
+  });
+  return {
+    version: TX_VERSION,
+    inputs: [],
+    outputs,
+    lockTime: 0n,
+    subnetworkId: SUBNETWORK_ID_COINBASE,
+    gas: 0n,
+    payload,
+    storageMass: 0n,
+  };
+}
+

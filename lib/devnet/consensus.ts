@@ -1,0 +1,1242 @@
+/**
+ * The devnet node's consensus: the block DAG, GHOSTDAG, the virtual block and its UTXO state, all in memory, following
+ * rusty-kaspa v1.0.1 (Crescendo rules: block version 1, transaction version 0, 10 BPS, k = 124):
+ * - header validation: consensus/src/pipeline/header_processor (in isolation, parent relations, pre- and post-PoW);
+ * - body validation: consensus/src/pipeline/body_processor (in isolation and in header context);
+ * - chain qualification and the virtual: consensus/src/pipeline/virtual_processor (processor.rs sink search and virtual
+ *   parent selection, utxo_validation.rs acceptance and the UTXO commitment / accepted-id root / coinbase checks).
+ *
+ * Blocks that fail header or body validation are rejected and leave every structure untouched. Blocks that pass are
+ * stored; when one of them would join the selected chain but its UTXO commitment, accepted-id merkle root, coinbase,
+ * pruning point or own transactions do not match its UTXO state, it is marked disqualified from the chain (kaspad's
+ * StatusDisqualifiedFromChain): it stays in the DAG, can be merged, and never becomes a chain block.
+ *
+ * State layout: `sinkUtxo` is the UTXO set after the sink's acceptance; every chain-qualified block keeps its acceptance
+ * (UTXO diff from its selected parent, multiset, accepted ids, rewards); the virtual keeps its own acceptance as a diff
+ * over the sink's set. Moving the sink folds diffs (rolled back, then applied) into an overlay before touching the set,
+ * so the work per block is proportional to its mergeset and the reorganisation depth, never to the DAG's size.
+ *
+ * Pruning: headers carry the expected pruning point of pruning.rs (`expected_header_pruning_point_v2`). It stays at
+ * genesis until a pruning sample (one per finality depth, 432,000 blue score) is pruning-depth (1,080,000) deep, i.e.
+ * for the first 1,512,000 blue score (42 hours at 10 BPS), exactly as on a young kaspad network; the devnet never
+ * deletes data. Merge depth (bounded merge) and finality are enforced as in block_depth.rs.
+ * Deferred: script execution beyond the standard P2PK / P2PK-ECDSA / P2SH(P2PK) spends (other spends fail), pruned-data
+ * handling, and retention limits for per-block UTXO diffs (memory grows with the chain).
+ */
+import { bytesToHex, hexToBytes, compareBytes } from '../kaspa/bytes';
+import { decodeCoinbasePayload, CoinbasePayloadError } from '../kaspa/coinbase';
+import { headerHash } from '../kaspa/header';
+import { MAX_SOMPI } from '../kaspa/amount';
+import { computeMass, CRESCENDO_BLOCK_MASS_LIMITS, transientMass, type BlockMassLimits } from '../kaspa/mass';
+import { hashMerkleRoot } from '../kaspa/merkle';
+import { MuHash } from '../kaspa/muhash';
+import { blockLevelFromPow, calcWork, compactToTarget, difficultyFromBits, PowState } from '../kaspa/pow';
+import { blockSubsidy, DEVNET_SUBSIDY_PARAMS, type SubsidyParams } from '../kaspa/subsidy';
+import { isCoinbase, transactionHash, transactionId } from '../kaspa/transaction';
+import type { Hash, Header, Outpoint, ScriptPublicKey, Transaction, UtxoEntry } from '../kaspa/types';
+import {
+  calculateAcceptance,
+  expectedCoinbaseTransaction,
+  type AcceptanceState,
+  type MergesetBlockAcceptance,
+} from './acceptance';
+import { DifficultyManager, type DaaStore } from './difficulty';
+import { TypedEmitter } from './events';
+import type { Block } from './genesis';
+import {
+  blockIdOf,
+  ORIGIN_ID,
+  compareSortableBlocks,
+  consensusOrderedMergeset,
+  GhostdagManager,
+  mergesetSize,
+  type BlockId,
+  type GhostdagData,
+  type GhostdagStore,
+} from './ghostdag';
+import type { ConsensusParams } from './params';
+import { calcBlockParents, type ParentsStore } from './parents-builder';
+import { Reachability } from './reachability';
+import {
+  CRESCENDO_TRANSACTION_LIMITS,
+  TxRuleError,
+  validateTransactionInHeaderContext,
+  validateTransactionInIsolation,
+  type TransactionLimits,
+} from './transaction-validator';
+import { ScriptVerificationCache, validateTransactionInUtxoContext } from './tx-validation';
+import { outpointKey, UtxoDiff, entriesEqual, type OutpointKey, type UtxoView } from './utxo-diff';
+
+export type { Block } from './genesis';
+
+/** consensus/core/src/constants.rs BLOCK_VERSION at v1.0.1. */
+export const BLOCK_VERSION = 1;
+/** DEVNET_PARAMS.max_block_level. */
+export const DEVNET_MAX_BLOCK_LEVEL = 250;
+
+export type BlockStatus = 'utxoPendingVerification' | 'utxoValid' | 'disqualifiedFromChain';
+
+export type InsertResult = { type: 'success' } | { type: 'reject'; reason: 'blockInvalid'; message: string };
+
+export interface UtxoChange {
+  outpoint: Outpoint;
+  entry: UtxoEntry;
+}
+
+export interface AcceptedTransactionIds {
+  acceptingBlockHash: Hash;
+  acceptedTransactionIds: Hash[];
+}
+
+export interface VirtualChainChange {
+  removedChainBlockHashes: Hash[];
+  addedChainBlockHashes: Hash[];
+  acceptedTransactionIds: AcceptedTransactionIds[];
+}
+
+export interface ConsensusEvents {
+  blockAdded: { block: Block; hash: Hash };
+  virtualChainChanged: VirtualChainChange;
+  virtualDaaScoreChanged: { virtualDaaScore: bigint };
+  sinkBlueScoreChanged: { sinkBlueScore: bigint };
+  utxosChanged: { added: UtxoChange[]; removed: UtxoChange[] };
+}
+
+export interface ConsensusOptions {
+  params: ConsensusParams;
+  genesis: Block;
+  /** Milliseconds since the Unix epoch. */
+  clock: () => number;
+  maxBlockLevel?: number;
+  subsidyParams?: SubsidyParams;
+  massLimits?: BlockMassLimits;
+  transactionLimits?: TransactionLimits;
+  /** Virtual-parent candidates beyond the best half are shuffled, as kaspad does; inject for reproducible runs. */
+  random?: () => number;
+}
+
+export interface BlockInfo {
+  hash: Hash;
+  header: Header;
+  transactions: Transaction[];
+  transactionIds: Hash[];
+  ghostdag: GhostdagData;
+  status: BlockStatus;
+  isChainBlock: boolean;
+  children: Hash[];
+  blockLevel: number;
+  /** Why the block was disqualified from the chain, when it was. */
+  disqualificationReason?: string;
+}
+
+export interface TemplateRequest {
+  payScriptPublicKey: ScriptPublicKey;
+  extraData?: Uint8Array;
+  /** Candidates in priority order; invalid or conflicting ones are left out and reported. */
+  transactions?: readonly Transaction[];
+  /** Build on these parents instead of the virtual's (a side branch, e.g. to force a reorganisation). */
+  parents?: readonly Hash[];
+}
+
+export interface BlockTemplate {
+  block: Block;
+  rejectedTransactions: { transactionId: Hash; message: string }[];
+}
+
+interface BlockRecord {
+  readonly id: BlockId;
+  readonly hash: Hash;
+  readonly header: Header;
+  readonly transactions: Transaction[];
+  readonly transactionIds: Hash[];
+  readonly parents: readonly BlockId[];
+  readonly parentsByLevel: readonly (readonly BlockId[])[];
+  readonly ghostdag: GhostdagData;
+  readonly level: number;
+  readonly work: bigint;
+  readonly mergesetNonDaa: ReadonlySet<BlockId>;
+  readonly pruningSample: BlockId;
+  readonly mergeDepthRoot: BlockId;
+  readonly finalityPoint: BlockId;
+  readonly children: BlockId[];
+  status: BlockStatus;
+  acceptance?: AcceptanceState;
+  disqualificationReason?: string;
+}
+
+interface BlockContext {
+  parents: BlockId[];
+  ghostdag: GhostdagData;
+  daaScore: bigint;
+  bits: number;
+  pastMedianTime: bigint;
+  mergesetNonDaa: ReadonlySet<BlockId>;
+  pruningSample: BlockId;
+  pruningPoint: BlockId;
+  mergeDepthRoot: BlockId;
+  finalityPoint: BlockId;
+}
+
+interface VirtualState extends BlockContext {
+  acceptance: AcceptanceState;
+  utxoCommitment: Hash;
+}
+
+class BlockInvalid extends Error {
+  constructor(
+    message: string,
+    readonly cacheAsInvalid: boolean,
+  ) {
+    super(message);
+  }
+}
+
+function ruleError(check: () => void): string | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (error) {
+    if (error instanceof TxRuleError) return error.message;
+    throw error;
+  }
+}
+
+function outpointFromKey(key: OutpointKey): Outpoint {
+  const separator = key.indexOf(':');
+  return { transactionId: hexToBytes(key.slice(0, separator)), index: Number(key.slice(separator + 1)) };
+}
+
+function scriptKey(scriptPublicKey: ScriptPublicKey): string {
+  return `${scriptPublicKey.version}:${bytesToHex(scriptPublicKey.script)}`;
+}
+
+export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
+  readonly events = new TypedEmitter<ConsensusEvents>();
+  readonly params: ConsensusParams;
+  readonly genesisId: BlockId;
+  private readonly clock: () => number;
+  private readonly random: () => number;
+  private readonly maxBlockLevel: number;
+  private readonly subsidyParams: SubsidyParams;
+  private readonly massLimits: BlockMassLimits;
+  private readonly transactionLimits: TransactionLimits;
+  private readonly records = new Map<BlockId, BlockRecord>();
+  private readonly invalid = new Set<BlockId>();
+  private readonly scriptCache = new ScriptVerificationCache();
+  private readonly tips = new Set<BlockId>();
+  private readonly reachability: Reachability;
+  private readonly ghostdagManager: GhostdagManager;
+  private readonly difficultyManager: DifficultyManager;
+  private readonly sinkUtxo = new Map<OutpointKey, UtxoEntry>();
+  private readonly sinkView: UtxoView = { get: (key) => this.sinkUtxo.get(key) };
+  private readonly addressIndex = new Map<string, Map<OutpointKey, UtxoEntry>>();
+  private circulating = 0n;
+  private sinkId: BlockId;
+  /** The global pruning point: the virtual's expected pruning point (genesis until the chain is pruning-depth deep). */
+  private pruningPointId: BlockId;
+  private virtual: VirtualState;
+
+  constructor(options: ConsensusOptions) {
+    this.params = options.params;
+    this.clock = options.clock;
+    this.random = options.random ?? Math.random;
+    this.maxBlockLevel = options.maxBlockLevel ?? DEVNET_MAX_BLOCK_LEVEL;
+    this.subsidyParams = options.subsidyParams ?? DEVNET_SUBSIDY_PARAMS;
+    this.massLimits = options.massLimits ?? CRESCENDO_BLOCK_MASS_LIMITS;
+    this.transactionLimits = options.transactionLimits ?? CRESCENDO_TRANSACTION_LIMITS;
+
+    const genesis = options.genesis;
+    const genesisHash = headerHash(genesis.header);
+    this.genesisId = blockIdOf(genesisHash);
+    this.reachability = new Reachability(this.genesisId);
+    this.ghostdagManager = new GhostdagManager({
+      genesis: this.genesisId,
+      k: this.params.ghostdagK,
+      store: this,
+      workOf: (block) => this.record(block).work,
+    });
+    this.difficultyManager = new DifficultyManager({
+      params: this.params,
+      genesis: { id: this.genesisId, bits: genesis.header.bits },
+      store: this,
+    });
+    const acceptedIdMerkleRoot = genesis.header.acceptedIdMerkleRoot;
+    this.records.set(this.genesisId, {
+      id: this.genesisId,
+      hash: genesisHash,
+      header: genesis.header,
+      transactions: genesis.transactions,
+      transactionIds: genesis.transactions.map(transactionId),
+      parents: [],
+      parentsByLevel: [],
+      ghostdag: this.ghostdagManager.genesisGhostdagData(),
+      level: this.maxBlockLevel,
+      work: calcWork(genesis.header.bits),
+      mergesetNonDaa: new Set(),
+      pruningSample: this.genesisId,
+      mergeDepthRoot: ORIGIN_ID,
+      finalityPoint: ORIGIN_ID,
+      children: [],
+      status: 'utxoValid',
+      acceptance: {
+        diff: new UtxoDiff(),
+        multiset: new MuHash(),
+        acceptedTransactionIds: [],
+        mergesetAcceptance: [],
+        rewards: new Map(),
+        acceptedIdMerkleRoot,
+      },
+    });
+    this.tips.add(this.genesisId);
+    this.sinkId = this.genesisId;
+    this.pruningPointId = this.genesisId;
+    this.virtual = this.computeVirtual(this.genesisId, [], new UtxoDiff());
+  }
+
+  // ---- stores read by GHOSTDAG, the DAA window and the parents builder ----
+
+  private record(block: BlockId): BlockRecord {
+    const record = this.records.get(block);
+    if (record === undefined) throw new Error(`unknown block ${block}`);
+    return record;
+  }
+
+  parents(block: BlockId): readonly BlockId[] {
+    return this.record(block).parents;
+  }
+
+  ghostdagData(block: BlockId): GhostdagData {
+    return this.record(block).ghostdag;
+  }
+
+  isDagAncestorOf(ancestor: BlockId, block: BlockId): boolean {
+    return this.reachability.isDagAncestorOf(ancestor, block);
+  }
+
+  timestamp(block: BlockId): bigint {
+    return this.record(block).header.timestamp;
+  }
+
+  bits(block: BlockId): number {
+    return this.record(block).header.bits;
+  }
+
+  daaScore(block: BlockId): bigint {
+    return this.record(block).header.daaScore;
+  }
+
+  parentsByLevel(block: BlockId): readonly (readonly BlockId[])[] {
+    return this.record(block).parentsByLevel;
+  }
+
+  blockLevel(block: BlockId): number {
+    return this.record(block).level;
+  }
+
+  // ---- block insertion ----
+
+  validateAndInsertBlock(block: Block, options: { allowNonDaaBlocks?: boolean } = {}): InsertResult {
+    const hash = headerHash(block.header);
+    const id = blockIdOf(hash);
+    if (this.records.has(id)) return { type: 'success' };
+    if (this.invalid.has(id)) return { type: 'reject', reason: 'blockInvalid', message: `block ${id} is known to be invalid` };
+    if (!options.allowNonDaaBlocks) {
+      const window = BigInt(this.params.difficultyWindowSize) * BigInt(this.params.difficultySampleRate);
+      const virtualDaaScore = this.virtual.daaScore;
+      if (virtualDaaScore > window && block.header.daaScore < virtualDaaScore - window) {
+        return {
+          type: 'reject',
+          reason: 'blockInvalid',
+          message: `block ${id} has a DAA score ${block.header.daaScore} too far below the virtual's ${virtualDaaScore}`,
+        };
+      }
+    }
+    let record: BlockRecord;
+    try {
+      record = this.validateBlock(block, hash, id);
+    } catch (error) {
+      if (!(error instanceof BlockInvalid)) throw error;
+      if (error.cacheAsInvalid) this.invalid.add(id);
+      return { type: 'reject', reason: 'blockInvalid', message: error.message };
+    }
+    this.commitBlock(record);
+    this.events.emit('blockAdded', { block, hash });
+    this.resolveVirtual();
+    return { type: 'success' };
+  }
+
+  private validateBlock(block: Block, hash: Hash, id: BlockId): BlockRecord {
+    const { header } = block;
+    const level = this.validateHeaderInIsolation(header);
+    const parents = header.parentsByLevel[0]!.map(blockIdOf);
+    this.validateParentRelations(parents);
+    const ghostdag = this.ghostdagManager.ghostdag(parents);
+    const context = this.contextFor(parents, ghostdag);
+    this.validateHeaderInContext(header, parents, context);
+    const transactionIds = this.validateBodyInIsolation(block);
+    this.validateBodyInContext(block, context);
+    return {
+      id,
+      hash,
+      header,
+      transactions: block.transactions,
+      transactionIds,
+      parents,
+      parentsByLevel: header.parentsByLevel.map((level) => level.map(blockIdOf)),
+      ghostdag,
+      level,
+      work: calcWork(header.bits),
+      mergesetNonDaa: context.mergesetNonDaa,
+      pruningSample: context.pruningSample,
+      mergeDepthRoot: context.mergeDepthRoot,
+      finalityPoint: context.finalityPoint,
+      children: [],
+      status: 'utxoPendingVerification',
+    };
+  }
+
+  private validateHeaderInIsolation(header: Header): number {
+    if (header.version !== BLOCK_VERSION) {
+      throw new BlockInvalid(`wrong block version: got ${header.version}, expected ${BLOCK_VERSION}`, false);
+    }
+    const maxBlockTime = BigInt(this.clock()) + BigInt(this.params.timestampDeviationTolerance) * 1000n;
+    if (header.timestamp > maxBlockTime) {
+      throw new BlockInvalid(
+        `block timestamp ${header.timestamp} is too far into the future (the limit is ${maxBlockTime})`,
+        false,
+      );
+    }
+    const direct = header.parentsByLevel[0] ?? [];
+    if (direct.length === 0) throw new BlockInvalid('block has no parents', false);
+    if (direct.length > this.params.maxBlockParents) {
+      throw new BlockInvalid(`block has ${direct.length} parents, above the limit of ${this.params.maxBlockParents}`, false);
+    }
+    const ids = direct.map(blockIdOf);
+    if (new Set(ids).size !== ids.length) throw new BlockInvalid('block has duplicate parents', false);
+    const pow = PowState.fromHeader(header).calculatePow(header.nonce);
+    if (pow > compactToTarget(header.bits)) throw new BlockInvalid('block has invalid proof of work', false);
+    return blockLevelFromPow(pow, this.maxBlockLevel);
+  }
+
+  private validateParentRelations(parents: readonly BlockId[]): void {
+    const missing = parents.filter((parent) => !this.records.has(parent));
+    const invalidParent = parents.find((parent) => this.invalid.has(parent));
+    if (invalidParent !== undefined) throw new BlockInvalid(`block has an invalid parent ${invalidParent}`, false);
+    if (missing.length > 0) throw new BlockInvalid(`block is missing parents: ${missing.join(', ')}`, false);
+    for (const a of parents) {
+      for (const b of parents) {
+        if (a !== b && this.isDagAncestorOf(a, b)) {
+          throw new BlockInvalid(`block parent ${a} is an ancestor of parent ${b}`, false);
+        }
+      }
+    }
+  }
+
+  /** The DAA score, bits, past median time and pruning data of a block with these parents and GHOSTDAG data. */
+  private contextFor(parents: BlockId[], ghostdag: GhostdagData): BlockContext {
+    const daaWindow = this.difficultyManager.blockDaaWindow(ghostdag);
+    const { pruningSample, pruningPoint } = this.expectedPruningPoint(ghostdag);
+    const selectedParent = this.record(ghostdag.selectedParent);
+    return {
+      mergeDepthRoot: this.blockAtDepth(ghostdag, this.params.mergeDepth, selectedParent.mergeDepthRoot),
+      finalityPoint: this.blockAtDepth(ghostdag, this.params.finalityDepth, selectedParent.finalityPoint),
+      parents,
+      ghostdag,
+      daaScore: daaWindow.daaScore,
+      bits: this.difficultyManager.calculateDifficultyBits(ghostdag, daaWindow.window),
+      pastMedianTime: this.difficultyManager.pastMedianTime(ghostdag),
+      mergesetNonDaa: daaWindow.mergesetNonDaa,
+      pruningSample,
+      pruningPoint,
+    };
+  }
+
+  /**
+   * consensus/src/processes/block_depth.rs `calculate_block_at_depth`: the highest selected-chain block whose blue score
+   * is below `blue score − depth`, found by walking up from the selected parent's point; genesis while the chain is
+   * shallower than `depth`, ORIGIN (no constraint) when the pruning point is too recent or off the chain.
+   */
+  private blockAtDepth(ghostdag: GhostdagData, depth: number, selectedParentPoint: BlockId): BlockId {
+    const pruningPoint = this.pruningPointId;
+    const blueScore = ghostdag.blueScore;
+    if (blueScore < BigInt(depth)) return this.genesisId;
+    if (blueScore < this.record(pruningPoint).ghostdag.blueScore + BigInt(depth)) return ORIGIN_ID;
+    if (!this.isChainAncestorOf(pruningPoint, ghostdag.selectedParent)) return ORIGIN_ID;
+    const required = blueScore - BigInt(depth);
+    let current = selectedParentPoint === ORIGIN_ID ? pruningPoint : selectedParentPoint;
+    let next: BlockId | undefined = current;
+    while (next !== undefined && this.record(next).ghostdag.blueScore < required) {
+      current = next;
+      next = this.chainChildToward(current, ghostdag.selectedParent);
+    }
+    return current;
+  }
+
+  /** The child of chain block `block` on the selected chain of `tip`, if `block` is below `tip`. */
+  private chainChildToward(block: BlockId, tip: BlockId): BlockId | undefined {
+    if (block === tip) return undefined;
+    return this.record(block).children.find(
+      (child) => this.record(child).ghostdag.selectedParent === block && this.isChainAncestorOf(child, tip),
+    );
+  }
+
+  /** `check_bounded_merge_depth`: reds outside the merge depth root's future must be in the past of a kosherizing blue. */
+  private mergeDepthViolators(ghostdag: GhostdagData, mergeDepthRoot: BlockId): BlockId[] {
+    if (mergeDepthRoot === ORIGIN_ID) return [];
+    const violating = ghostdag.mergesetReds.filter((red) => !this.isDagAncestorOf(mergeDepthRoot, red));
+    if (violating.length === 0) return [];
+    const kosherizing = ghostdag.mergesetBlues.filter((blue) => this.isChainAncestorOf(mergeDepthRoot, blue));
+    return violating.filter((red) => !kosherizing.some((blue) => this.isDagAncestorOf(red, blue)));
+  }
+
+  /** consensus/src/processes/pruning.rs `expected_header_pruning_point_v2`. */
+  private expectedPruningPoint(ghostdag: GhostdagData): { pruningSample: BlockId; pruningPoint: BlockId } {
+    const finalityDepth = BigInt(this.params.finalityDepth);
+    const pruningDepth = BigInt(this.params.pruningDepth);
+    const steps = Math.ceil(this.params.pruningDepth / this.params.finalityDepth);
+    const isPruningSample = (blueScore: bigint, ancestorBlueScore: bigint) =>
+      ancestorBlueScore / finalityDepth < blueScore / finalityDepth;
+    const selectedParent = this.record(ghostdag.selectedParent);
+    const selectedParentBlueScore = selectedParent.ghostdag.blueScore;
+    let pruningSample: BlockId;
+    if (selectedParent.id === this.genesisId) {
+      pruningSample = this.genesisId;
+    } else {
+      const parentSample = selectedParent.pruningSample;
+      pruningSample = isPruningSample(selectedParentBlueScore, this.record(parentSample).ghostdag.blueScore)
+        ? selectedParent.id
+        : parentSample;
+    }
+    const isSelfSample = isPruningSample(ghostdag.blueScore, selectedParentBlueScore);
+    const selectedParentPruningPoint = blockIdOf(selectedParent.header.pruningPoint);
+    let current = pruningSample;
+    for (let step = 1; ; step++) {
+      if (current === this.genesisId) break;
+      const currentRecord = this.record(current);
+      if (currentRecord.ghostdag.blueScore + pruningDepth <= ghostdag.blueScore) break;
+      if (isSelfSample && step === steps) break;
+      if (current === selectedParentPruningPoint) break;
+      current = currentRecord.pruningSample;
+    }
+    return { pruningSample, pruningPoint: current };
+  }
+
+  private validateHeaderInContext(header: Header, parents: readonly BlockId[], context: BlockContext): void {
+    const { ghostdag } = context;
+    if (!parents.some((parent) => this.isDagAncestorOf(this.pruningPointId, parent))) {
+      throw new BlockInvalid(`block is not in the future of the pruning point ${this.pruningPointId}`, false);
+    }
+    if (context.daaScore !== header.daaScore) {
+      throw new BlockInvalid(`expected header DAA score ${context.daaScore} but got ${header.daaScore}`, false);
+    }
+    if (context.bits !== header.bits) {
+      throw new BlockInvalid(`block bits 0x${header.bits.toString(16)} differ from the expected 0x${context.bits.toString(16)}`, false);
+    }
+    // Post-PoW failures are cached as invalid, as kaspad's header processor does.
+    if (ghostdag.blueScore !== header.blueScore) {
+      throw new BlockInvalid(`expected header blue score ${ghostdag.blueScore} but got ${header.blueScore}`, true);
+    }
+    if (ghostdag.blueWork !== header.blueWork) {
+      throw new BlockInvalid(`expected header blue work ${ghostdag.blueWork} but got ${header.blueWork}`, true);
+    }
+    if (header.timestamp <= context.pastMedianTime) {
+      throw new BlockInvalid(
+        `block timestamp ${header.timestamp} is not after the past median time ${context.pastMedianTime}`,
+        true,
+      );
+    }
+    if (mergesetSize(ghostdag) > this.params.mergesetSizeLimit) {
+      throw new BlockInvalid(`mergeset size ${mergesetSize(ghostdag)} is above the limit ${this.params.mergesetSizeLimit}`, true);
+    }
+    if (this.mergeDepthViolators(ghostdag, context.mergeDepthRoot).length > 0) {
+      throw new BlockInvalid('block merges a red block beyond the merge depth (violating bounded merge depth)', true);
+    }
+    const expected = calcBlockParents(this, this.genesisId, this.maxBlockLevel, this.pruningPointId, parents);
+    const actual = header.parentsByLevel;
+    const levelsMatch =
+      actual.length === expected.length &&
+      expected.every((level, index) => {
+        const given = actual[index]!.map(blockIdOf);
+        const set = new Set(given);
+        return given.length === level.length && set.size === level.length && level.every((parent) => set.has(parent));
+      });
+    if (!levelsMatch) throw new BlockInvalid('block has unexpected indirect parents (parents by level)', true);
+  }
+
+  private validateBodyInIsolation(block: Block): Hash[] {
+    const { transactions, header } = block;
+    if (transactions.length === 0) throw new BlockInvalid('block has no transactions', true);
+    const merkleRoot = hashMerkleRoot(transactions);
+    if (compareBytes(merkleRoot, header.hashMerkleRoot) !== 0) {
+      throw new BlockInvalid(`block hash merkle root is ${bytesToHex(header.hashMerkleRoot)}, expected ${bytesToHex(merkleRoot)}`, false);
+    }
+    if (!isCoinbase(transactions[0]!)) throw new BlockInvalid('first transaction is not a coinbase', true);
+    const extraCoinbase = transactions.slice(1).findIndex(isCoinbase);
+    if (extraCoinbase >= 0) throw new BlockInvalid(`block has a second coinbase at index ${extraCoinbase + 1}`, true);
+    const ids = transactions.map(transactionId);
+    transactions.forEach((tx, index) => {
+      const error = ruleError(() => validateTransactionInIsolation(tx, this.transactionLimits));
+      if (error !== undefined) throw new BlockInvalid(`transaction ${bytesToHex(ids[index]!)} is invalid: ${error}`, true);
+    });
+    if (transactions[0]!.storageMass > 0n) throw new BlockInvalid('coinbase has a non-zero mass commitment', true);
+    let compute = 0n;
+    let transient = 0n;
+    let storage = 0n;
+    for (const tx of transactions) {
+      compute += computeMass(tx);
+      transient += transientMass(tx);
+      storage += tx.storageMass;
+      if (compute > this.massLimits.compute) throw new BlockInvalid(`block compute mass ${compute} exceeds the limit`, true);
+      if (transient > this.massLimits.transient) throw new BlockInvalid(`block transient mass ${transient} exceeds the limit`, true);
+      if (storage > this.massLimits.storage) throw new BlockInvalid(`block storage mass ${storage} exceeds the limit`, true);
+    }
+    const idKeys = ids.map(bytesToHex);
+    if (new Set(idKeys).size !== idKeys.length) throw new BlockInvalid('block has duplicate transactions', true);
+    const spent = new Set<OutpointKey>();
+    for (const tx of transactions) {
+      for (const input of tx.inputs) {
+        const key = outpointKey(input.previousOutpoint);
+        if (spent.has(key)) throw new BlockInvalid(`block spends ${key} twice`, true);
+        spent.add(key);
+      }
+    }
+    const created = new Set(idKeys);
+    for (const tx of transactions) {
+      for (const input of tx.inputs) {
+        if (created.has(bytesToHex(input.previousOutpoint.transactionId))) {
+          throw new BlockInvalid('block has a chained transaction', true);
+        }
+      }
+    }
+    return ids;
+  }
+
+  private validateBodyInContext(block: Block, context: BlockContext): void {
+    const coinbase = block.transactions[0]!;
+    const outputsLimit = this.params.ghostdagK + 2;
+    if (coinbase.outputs.length > outputsLimit) {
+      throw new BlockInvalid(`coinbase has ${coinbase.outputs.length} outputs, above ${outputsLimit}`, true);
+    }
+    let payload;
+    try {
+      payload = decodeCoinbasePayload(coinbase.payload);
+    } catch (error) {
+      if (error instanceof CoinbasePayloadError) throw new BlockInvalid(`bad coinbase payload: ${error.message}`, true);
+      throw error;
+    }
+    if (payload.blueScore !== block.header.blueScore) {
+      throw new BlockInvalid(`coinbase payload blue score ${payload.blueScore} differs from the header's`, true);
+    }
+    const subsidy = blockSubsidy(block.header.daaScore, this.subsidyParams);
+    if (payload.subsidy !== subsidy) throw new BlockInvalid(`wrong subsidy ${payload.subsidy}, expected ${subsidy}`, true);
+    for (const tx of block.transactions) {
+      const error = ruleError(() =>
+        validateTransactionInHeaderContext(tx, block.header.daaScore, context.pastMedianTime, this.transactionLimits),
+      );
+      if (error !== undefined) throw new BlockInvalid(`transaction ${bytesToHex(transactionId(tx))}: ${error}`, true);
+    }
+  }
+
+  private commitBlock(record: BlockRecord): void {
+    const { ghostdag } = record;
+    this.reachability.addBlock(record.id, ghostdag.selectedParent, [...ghostdag.mergesetBlues.slice(1), ...ghostdag.mergesetReds]);
+    this.records.set(record.id, record);
+    for (const parent of record.parents) {
+      this.record(parent).children.push(record.id);
+      this.tips.delete(parent);
+    }
+    this.tips.add(record.id);
+  }
+
+  // ---- the virtual ----
+
+  private isChainAncestorOf(ancestor: BlockId, block: BlockId): boolean {
+    return this.reachability.isChainAncestorOf(ancestor, block);
+  }
+
+  /** Chain blocks from `to` down to, not including, `from` (a chain ancestor of `to`), in ascending order. */
+  private forwardChain(from: BlockId, to: BlockId): BlockId[] {
+    const chain: BlockId[] = [];
+    for (let current = to; current !== from; current = this.record(current).ghostdag.selectedParent) chain.push(current);
+    return chain.reverse();
+  }
+
+  /**
+   * `calculate_utxo_state_relatively`: moves `overlay` (a diff over the sink's set, currently describing the state of
+   * `from`) to the state of `to`, verifying chain blocks on the way. Returns the last UTXO-valid block reached: `to`
+   * itself unless a block on its chain is disqualified.
+   */
+  private moveOverlay(overlay: UtxoDiff, from: BlockId, to: BlockId): BlockId {
+    if (this.record(to).status === 'disqualifiedFromChain') return from;
+    let splitPoint = from;
+    while (!this.isChainAncestorOf(splitPoint, to)) {
+      overlay.applyReversed(this.record(splitPoint).acceptance!.diff);
+      splitPoint = this.record(splitPoint).ghostdag.selectedParent;
+    }
+    let diffPoint = splitPoint;
+    for (const current of this.forwardChain(splitPoint, to)) {
+      const record = this.record(current);
+      if (record.ghostdag.selectedParent !== diffPoint) {
+        if (record.status !== 'disqualifiedFromChain') {
+          record.status = 'disqualifiedFromChain';
+          record.disqualificationReason = 'its selected parent is disqualified from the chain';
+        }
+        continue;
+      }
+      if (record.status === 'disqualifiedFromChain') continue;
+      if (record.acceptance === undefined) {
+        const parentView = overlay.over(this.sinkView);
+        const acceptance = this.reusableVirtualAcceptance(record, diffPoint) ?? this.acceptanceOf(record.ghostdag, record.header.daaScore, parentView);
+        const error = this.utxoStateError(record, acceptance, parentView);
+        if (error !== undefined) {
+          record.status = 'disqualifiedFromChain';
+          record.disqualificationReason = error;
+          continue;
+        }
+        record.acceptance = acceptance;
+        record.status = 'utxoValid';
+      }
+      overlay.applyDiff(record.acceptance.diff);
+      diffPoint = current;
+    }
+    return diffPoint;
+  }
+
+  /**
+   * A block mined from the current virtual's template has the virtual's parents, hence its GHOSTDAG data, DAA score
+   * and selected-parent state: the acceptance already computed for the virtual is its own.
+   */
+  private reusableVirtualAcceptance(record: BlockRecord, selectedParentState: BlockId): AcceptanceState | undefined {
+    const virtual = this.virtual;
+    if (selectedParentState !== this.sinkId || record.ghostdag.selectedParent !== this.sinkId) return undefined;
+    if (record.header.daaScore !== virtual.daaScore || record.parents.length !== virtual.parents.length) return undefined;
+    const parents = new Set(virtual.parents);
+    return record.parents.every((parent) => parents.has(parent)) ? virtual.acceptance : undefined;
+  }
+
+  private acceptanceOf(ghostdag: GhostdagData, povDaaScore: bigint, selectedParentView: UtxoView): AcceptanceState {
+    const selectedParent = this.record(ghostdag.selectedParent);
+    return calculateAcceptance({
+      orderedMergeset: consensusOrderedMergeset(ghostdag, this),
+      transactionsOf: (block) => this.record(block).transactions,
+      transactionIdsOf: (block) => this.record(block).transactionIds,
+      selectedParentMultiset: selectedParent.acceptance!.multiset,
+      selectedParentAcceptedIdMerkleRoot: selectedParent.header.acceptedIdMerkleRoot,
+      selectedParentView,
+      povDaaScore,
+      coinbaseMaturity: BigInt(this.params.coinbaseMaturity),
+      scriptCache: this.scriptCache,
+    });
+  }
+
+  /** `verify_expected_utxo_state`. */
+  private utxoStateError(record: BlockRecord, acceptance: AcceptanceState, parentView: UtxoView): string | undefined {
+    const { header } = record;
+    const commitment = acceptance.multiset.finalize();
+    if (compareBytes(commitment, header.utxoCommitment) !== 0) {
+      return `bad UTXO commitment: header has ${bytesToHex(header.utxoCommitment)}, expected ${bytesToHex(commitment)}`;
+    }
+    if (compareBytes(acceptance.acceptedIdMerkleRoot, header.acceptedIdMerkleRoot) !== 0) {
+      return `bad accepted id merkle root: expected ${bytesToHex(acceptance.acceptedIdMerkleRoot)}`;
+    }
+    const payload = decodeCoinbasePayload(record.transactions[0]!.payload);
+    const expectedCoinbase = expectedCoinbaseTransaction({
+      ghostdag: record.ghostdag,
+      daaScore: header.daaScore,
+      subsidy: blockSubsidy(header.daaScore, this.subsidyParams),
+      rewards: acceptance.rewards,
+      mergesetNonDaa: record.mergesetNonDaa,
+      minerScriptPublicKey: payload.scriptPublicKey,
+      extraData: payload.extraData,
+    });
+    if (compareBytes(transactionHash(expectedCoinbase), transactionHash(record.transactions[0]!)) !== 0) {
+      return 'bad coinbase transaction';
+    }
+    const expectedPruningPoint = this.expectedPruningPoint(record.ghostdag).pruningPoint;
+    if (blockIdOf(header.pruningPoint) !== expectedPruningPoint) {
+      return `wrong header pruning point: expected ${expectedPruningPoint}`;
+    }
+    const view = acceptance.diff.over(parentView);
+    for (const [index, tx] of record.transactions.entries()) {
+      if (index === 0) continue;
+      const result = validateTransactionInUtxoContext(tx, view, header.daaScore, {
+        coinbaseMaturity: BigInt(this.params.coinbaseMaturity),
+        checkScripts: true,
+        scriptCache: this.scriptCache,
+      });
+      if (!result.ok) return `transaction ${bytesToHex(record.transactionIds[index]!)} is invalid in its UTXO context: ${result.message}`;
+    }
+    return undefined;
+  }
+
+  /** `sink_search_algorithm`: the highest-blue-work tip whose chain is UTXO-valid, and the remaining candidates. */
+  private findSink(overlay: UtxoDiff): { sink: BlockId; candidates: BlockId[] } {
+    const sortable = (id: BlockId) => ({ id, blueWork: this.record(id).ghostdag.blueWork });
+    const heap = [...this.tips].map(sortable);
+    const finalityPoint = this.virtualFinalityPoint();
+    let diffPoint = this.sinkId;
+    for (;;) {
+      heap.sort((a, b) => compareSortableBlocks(b, a));
+      const candidate = heap.shift();
+      if (candidate === undefined) throw new Error('a valid sink must exist');
+      // Candidates off the finality point's chain violate finality and never become the sink.
+      if (this.isChainAncestorOf(finalityPoint, candidate.id)) {
+        diffPoint = this.moveOverlay(overlay, diffPoint, candidate.id);
+        if (diffPoint === candidate.id) {
+          const root = this.record(candidate.id).mergeDepthRoot;
+          const filteringBlueWork = root === ORIGIN_ID ? 0n : this.record(root).ghostdag.blueWork;
+          const candidates = heap.filter((block) => block.blueWork >= filteringBlueWork).map((block) => block.id);
+          return { sink: candidate.id, candidates };
+        }
+      }
+      for (const parent of this.record(candidate.id).parents) {
+        if (!this.isDagAncestorOf(finalityPoint, parent)) continue;
+        if (!heap.some((block) => this.isDagAncestorOf(parent, block.id))) heap.push(sortable(parent));
+      }
+    }
+  }
+
+  /** `virtual_finality_point`: the previous virtual's finality point, or the pruning point when that is not above it. */
+  private virtualFinalityPoint(): BlockId {
+    const { finalityPoint } = this.virtual;
+    const pruningPoint = this.pruningPointId;
+    return finalityPoint !== ORIGIN_ID && this.isChainAncestorOf(pruningPoint, finalityPoint) ? finalityPoint : pruningPoint;
+  }
+
+  /** `pick_virtual_parents`, ending with `remove_bounded_merge_breaking_parents`. */
+  private pickVirtualParents(sink: BlockId, candidateList: BlockId[]): { parents: BlockId[]; ghostdag: GhostdagData } {
+    const maxParents = this.params.maxBlockParents;
+    const limit = this.params.mergesetSizeLimit;
+    const half = Math.floor(maxParents / 2);
+    const maxCandidates = maxParents * 3;
+    const candidates = [...candidateList];
+    const shuffleFrom = (start: number, end: number) => {
+      for (let i = start; i < end; i++) {
+        const j = i + Math.floor(this.random() * (candidates.length - i));
+        [candidates[i], candidates[j]] = [candidates[j]!, candidates[i]!];
+      }
+    };
+    if (candidates.length > maxCandidates) {
+      shuffleFrom(half, maxCandidates);
+      candidates.length = maxCandidates;
+    } else if (candidates.length > half) {
+      shuffleFrom(half, candidates.length);
+    }
+    const parents = [sink];
+    let size = 1;
+    while (candidates.length > 0) {
+      if (size >= limit || parents.length >= maxParents) break;
+      const candidate = candidates.shift()!;
+      const increase = this.mergesetIncrease(parents, candidate, limit - size);
+      if (increase.accepted) {
+        size += increase.size;
+        parents.push(candidate);
+        continue;
+      }
+      const replacement = increase.newCandidate;
+      if (candidates.some((other) => this.isDagAncestorOf(other, replacement))) continue;
+      const kept = candidates.filter((other) => !this.isDagAncestorOf(replacement, other));
+      candidates.splice(0, candidates.length, ...kept, replacement);
+    }
+    const ghostdag = this.ghostdagManager.ghostdag(parents);
+    const root = this.blockAtDepth(ghostdag, this.params.mergeDepth, this.record(sink).mergeDepthRoot);
+    const badReds = this.mergeDepthViolators(ghostdag, root);
+    if (badReds.length === 0) return { parents, ghostdag };
+    const kept = parents.filter((parent) => !badReds.some((red) => this.isDagAncestorOf(red, parent)));
+    return { parents: kept, ghostdag: this.ghostdagManager.ghostdag(kept) };
+  }
+
+  private mergesetIncrease(
+    selected: readonly BlockId[],
+    candidate: BlockId,
+    budget: number,
+  ): { accepted: true; size: number } | { accepted: false; newCandidate: BlockId } {
+    const queue = [...this.record(candidate).parents];
+    const visited = new Set(queue);
+    let increase = 1;
+    for (let next = 0; next < queue.length; next++) {
+      const current = queue[next]!;
+      if (selected.some((block) => this.isDagAncestorOf(current, block))) continue;
+      increase += 1;
+      if (increase > budget) return { accepted: false, newCandidate: current };
+      for (const parent of this.record(current).parents) {
+        if (!visited.has(parent)) {
+          visited.add(parent);
+          queue.push(parent);
+        }
+      }
+    }
+    return { accepted: true, size: increase };
+  }
+
+  /** The virtual over `sink`, whose UTXO state is the sink's set with `overlay` applied. */
+  private computeVirtual(sink: BlockId, candidates: BlockId[], overlay: UtxoDiff): VirtualState {
+    const { parents, ghostdag } = this.pickVirtualParents(sink, candidates);
+    const context = this.contextFor(parents, ghostdag);
+    const acceptance = this.acceptanceOf(ghostdag, context.daaScore, overlay.over(this.sinkView));
+    return { ...context, acceptance, utxoCommitment: acceptance.multiset.finalize() };
+  }
+
+  private resolveVirtual(): void {
+    const previousSink = this.sinkId;
+    const previousVirtual = this.virtual;
+    const overlay = new UtxoDiff();
+    const { sink, candidates } = this.findSink(overlay);
+    const virtual = this.computeVirtual(sink, candidates, overlay);
+
+    const touched = new Set([...previousVirtual.acceptance.diff.keys(), ...overlay.keys(), ...virtual.acceptance.diff.keys()]);
+    const newView = virtual.acceptance.diff.over(overlay.over(this.sinkView));
+    const added: UtxoChange[] = [];
+    const removed: UtxoChange[] = [];
+    for (const key of touched) {
+      const before = previousVirtual.acceptance.diff.getFrom(this.sinkView, key);
+      const after = newView.get(key);
+      if (before !== undefined && after !== undefined && entriesEqual(before, after)) continue;
+      if (before !== undefined) removed.push({ outpoint: outpointFromKey(key), entry: before });
+      if (after !== undefined) added.push({ outpoint: outpointFromKey(key), entry: after });
+    }
+    overlay.commitTo(this.sinkUtxo);
+    this.sinkId = sink;
+    this.virtual = virtual;
+    this.pruningPointId = virtual.pruningPoint;
+    for (const change of removed) this.indexUtxo(change, false);
+    for (const change of added) this.indexUtxo(change, true);
+
+    if (sink !== previousSink) this.events.emit('virtualChainChanged', this.chainChange(previousSink, sink, true));
+    if (added.length > 0 || removed.length > 0) this.events.emit('utxosChanged', { added, removed });
+    const previousBlueScore = this.record(previousSink).ghostdag.blueScore;
+    const sinkBlueScore = this.record(sink).ghostdag.blueScore;
+    if (sinkBlueScore !== previousBlueScore) this.events.emit('sinkBlueScoreChanged', { sinkBlueScore });
+    if (virtual.daaScore !== previousVirtual.daaScore) {
+      this.events.emit('virtualDaaScoreChanged', { virtualDaaScore: virtual.daaScore });
+    }
+  }
+
+  private indexUtxo(change: UtxoChange, add: boolean): void {
+    const key = scriptKey(change.entry.scriptPublicKey);
+    const outpoint = outpointKey(change.outpoint);
+    let entries = this.addressIndex.get(key);
+    if (add) {
+      if (entries === undefined) this.addressIndex.set(key, (entries = new Map()));
+      entries.set(outpoint, change.entry);
+      this.circulating += change.entry.amount;
+      return;
+    }
+    entries?.delete(outpoint);
+    if (entries?.size === 0) this.addressIndex.delete(key);
+    this.circulating -= change.entry.amount;
+  }
+
+  /** Removed chain blocks from `from` down to the common chain ancestor, then added ones up to `to`. */
+  private chainChange(from: BlockId, to: BlockId, includeAcceptedTransactionIds: boolean): VirtualChainChange {
+    const removed: BlockId[] = [];
+    let common = from;
+    while (!this.isChainAncestorOf(common, to)) {
+      removed.push(common);
+      common = this.record(common).ghostdag.selectedParent;
+    }
+    const added = this.forwardChain(common, to);
+    return {
+      removedChainBlockHashes: removed.map((id) => this.record(id).hash),
+      addedChainBlockHashes: added.map((id) => this.record(id).hash),
+      acceptedTransactionIds: includeAcceptedTransactionIds
+        ? added.map((id) => {
+            const record = this.record(id);
+            return {
+              acceptingBlockHash: record.hash,
+              acceptedTransactionIds: [...record.acceptance!.acceptedTransactionIds],
+            };
+          })
+        : [],
+    };
+  }
+
+  // ---- block templates ----
+
+  /** The virtual's header fields and transactions; solving the nonce yields a block this node accepts. */
+  buildBlockTemplate(request: TemplateRequest): BlockTemplate {
+    const { state, overlay } =
+      request.parents === undefined
+        ? { state: this.virtual, overlay: new UtxoDiff() }
+        : this.sideBranchState(request.parents.map(blockIdOf));
+    const view = state.acceptance.diff.over(overlay.over(this.sinkView));
+
+    const rejectedTransactions: BlockTemplate['rejectedTransactions'] = [];
+    const selected: Transaction[] = [];
+    const spent = new Set<OutpointKey>();
+    const mass = { compute: 0n, transient: 0n, storage: 0n };
+    for (const tx of request.transactions ?? []) {
+      const id = transactionId(tx);
+      const reject = (message: string) => rejectedTransactions.push({ transactionId: id, message });
+      const contextError =
+        (isCoinbase(tx) ? 'a coinbase transaction cannot be included' : undefined) ??
+        ruleError(() => validateTransactionInIsolation(tx, this.transactionLimits)) ??
+        ruleError(() => validateTransactionInHeaderContext(tx, state.daaScore, state.pastMedianTime, this.transactionLimits));
+      if (contextError !== undefined) {
+        reject(contextError);
+        continue;
+      }
+      const keys = tx.inputs.map((input) => outpointKey(input.previousOutpoint));
+      if (keys.some((key) => spent.has(key))) {
+        reject('double spends a transaction already in the template');
+        continue;
+      }
+      const result = validateTransactionInUtxoContext(tx, view, state.daaScore, {
+        coinbaseMaturity: BigInt(this.params.coinbaseMaturity),
+        checkScripts: true,
+        scriptCache: this.scriptCache,
+      });
+      if (!result.ok) {
+        reject(result.message);
+        continue;
+      }
+      const next = {
+        compute: mass.compute + computeMass(tx),
+        transient: mass.transient + transientMass(tx),
+        storage: mass.storage + tx.storageMass,
+      };
+      if (next.compute > this.massLimits.compute || next.transient > this.massLimits.transient || next.storage > this.massLimits.storage) {
+        reject('does not fit in the block mass limits');
+        continue;
+      }
+      Object.assign(mass, next);
+      for (const key of keys) spent.add(key);
+      selected.push(tx);
+    }
+
+    const coinbase = expectedCoinbaseTransaction({
+      ghostdag: state.ghostdag,
+      daaScore: state.daaScore,
+      subsidy: blockSubsidy(state.daaScore, this.subsidyParams),
+      rewards: state.acceptance.rewards,
+      mergesetNonDaa: state.mergesetNonDaa,
+      minerScriptPublicKey: request.payScriptPublicKey,
+      extraData: request.extraData ?? new Uint8Array(0),
+    });
+    const transactions = [coinbase, ...selected];
+    const now = BigInt(this.clock());
+    const header: Header = {
+      version: BLOCK_VERSION,
+      parentsByLevel: calcBlockParents(this, this.genesisId, this.maxBlockLevel, this.pruningPointId, state.parents).map((level) =>
+        level.map((id) => this.record(id).hash),
+      ),
+      hashMerkleRoot: hashMerkleRoot(transactions),
+      acceptedIdMerkleRoot: state.acceptance.acceptedIdMerkleRoot,
+      utxoCommitment: state.utxoCommitment,
+      timestamp: state.pastMedianTime + 1n > now ? state.pastMedianTime + 1n : now,
+      bits: state.bits,
+      nonce: 0n,
+      daaScore: state.daaScore,
+      blueScore: state.ghostdag.blueScore,
+      blueWork: state.ghostdag.blueWork,
+      pruningPoint: this.record(state.pruningPoint).hash,
+    };
+    return { block: { header, transactions }, rejectedTransactions };
+  }
+
+  /** The virtual-like state of a block with the given parents (the selected parent must be chain-qualifiable). */
+  private sideBranchState(parentIds: BlockId[]): { state: VirtualState; overlay: UtxoDiff } {
+    for (const parent of parentIds) this.record(parent);
+    const ghostdag = this.ghostdagManager.ghostdag(parentIds);
+    const parents = [ghostdag.selectedParent, ...parentIds.filter((id) => id !== ghostdag.selectedParent)];
+    const context = this.contextFor(parents, ghostdag);
+    const overlay = new UtxoDiff();
+    if (this.moveOverlay(overlay, this.sinkId, ghostdag.selectedParent) !== ghostdag.selectedParent) {
+      throw new Error(`block ${ghostdag.selectedParent} is disqualified from the chain and cannot be built on`);
+    }
+    const acceptance = this.acceptanceOf(ghostdag, context.daaScore, overlay.over(this.sinkView));
+    return { state: { ...context, acceptance, utxoCommitment: acceptance.multiset.finalize() }, overlay };
+  }
+
+  // ---- queries ----
+
+  /**
+   * Records that `tx`'s scripts verified (e.g. by the mempool), so templates and blocks carrying it skip the signature
+   * checks: script validity depends only on the transaction and the outputs it spends. Verification dominates the cost
+   * of a transaction (several milliseconds per Schnorr signature in pure JavaScript).
+   */
+  markScriptsVerified(tx: Transaction): void {
+    this.scriptCache.add(bytesToHex(transactionHash(tx)));
+  }
+
+  /** The UTXO entry of an outpoint in the virtual state (what the mempool spends from). */
+  getUtxo(outpoint: Outpoint): UtxoEntry | undefined {
+    return this.virtual.acceptance.diff.getFrom(this.sinkView, outpointKey(outpoint));
+  }
+
+  virtualDaaScore(): bigint {
+    return this.virtual.daaScore;
+  }
+
+  virtualBlueScore(): bigint {
+    return this.virtual.ghostdag.blueScore;
+  }
+
+  virtualParents(): Hash[] {
+    return this.virtual.parents.map((id) => this.record(id).hash);
+  }
+
+  virtualBits(): number {
+    return this.virtual.bits;
+  }
+
+  /** The RPC `difficulty`: (2^255 − 1) / target of the virtual's bits. */
+  difficulty(): number {
+    return difficultyFromBits(this.virtual.bits);
+  }
+
+  pastMedianTime(): bigint {
+    return this.virtual.pastMedianTime;
+  }
+
+  /** The mempool's VirtualUtxoView name for the virtual's past median time. */
+  virtualPastMedianTime(): bigint {
+    return this.virtual.pastMedianTime;
+  }
+
+  sink(): Hash {
+    return this.record(this.sinkId).hash;
+  }
+
+  sinkBlueScore(): bigint {
+    return this.record(this.sinkId).ghostdag.blueScore;
+  }
+
+  sinkTimestamp(): bigint {
+    return this.record(this.sinkId).header.timestamp;
+  }
+
+  pruningPoint(): Hash {
+    return this.record(this.virtual.pruningPoint).hash;
+  }
+
+  genesisHash(): Hash {
+    return this.record(this.genesisId).hash;
+  }
+
+  getTips(): Hash[] {
+    return [...this.tips].map((id) => this.record(id).hash);
+  }
+
+  /** Blocks and headers are stored together, so both counts include genesis and are equal. */
+  blockCount(): number {
+    return this.records.size;
+  }
+
+  hasBlock(hash: Hash): boolean {
+    return this.records.has(blockIdOf(hash));
+  }
+
+  isChainBlock(hash: Hash): boolean {
+    const id = blockIdOf(hash);
+    return this.records.has(id) && this.isChainAncestorOf(id, this.sinkId);
+  }
+
+  getBlock(hash: Hash): BlockInfo | undefined {
+    const record = this.records.get(blockIdOf(hash));
+    if (record === undefined) return undefined;
+    return {
+      hash: record.hash,
+      header: record.header,
+      transactions: record.transactions,
+      transactionIds: record.transactionIds,
+      ghostdag: record.ghostdag,
+      status: record.status,
+      isChainBlock: this.isChainAncestorOf(record.id, this.sinkId),
+      children: record.children.map((id) => this.record(id).hash),
+      blockLevel: record.level,
+      disqualificationReason: record.disqualificationReason,
+    };
+  }
+
+  /** Acceptance data of a chain-qualified block: for each merged block, the transactions it accepted from it. */
+  getAcceptanceData(hash: Hash): MergesetBlockAcceptance[] | undefined {
+    return this.records.get(blockIdOf(hash))?.acceptance?.mergesetAcceptance;
+  }
+
+  /**
+   * rpc/service get_blocks_call over consensus `get_hashes_between` (sync/mod.rs `antipast_hashes_between`): `low`,
+   * then each chain block's mergeset in consensus order from the common chain ancestor up to the sink (blocks in
+   * past(low) left out), the sink, then the sink's anticone as seen from the virtual's parents.
+   */
+  getBlocks(lowHash?: Hash): Hash[] {
+    const low = lowHash === undefined ? this.genesisId : blockIdOf(lowHash);
+    this.record(low);
+    const maxBlocks = this.params.mergesetSizeLimit + 1;
+    let common = low;
+    while (!this.isChainAncestorOf(common, this.sinkId)) common = this.record(common).ghostdag.selectedParent;
+    const between: BlockId[] = [];
+    let highestReached = common;
+    for (const current of this.forwardChain(common, this.sinkId)) {
+      const ghostdag = this.record(current).ghostdag;
+      if (between.length + mergesetSize(ghostdag) > maxBlocks) break;
+      for (const block of consensusOrderedMergeset(ghostdag, this)) {
+        if (!this.isDagAncestorOf(block, low)) between.push(block);
+      }
+      highestReached = current;
+    }
+    if (highestReached !== common) between.push(highestReached);
+    const anticone = highestReached === this.sinkId ? this.anticone(this.sinkId) : [];
+    return [low, ...between, ...anticone].map((id) => this.record(id).hash);
+  }
+
+  /** traversal_manager.rs `anticone`: a breadth-first walk down from the virtual's parents, skipping past(block). */
+  private anticone(block: BlockId): BlockId[] {
+    const queue = [...this.virtual.parents];
+    const visited = new Set(queue);
+    const output: BlockId[] = [];
+    for (let next = 0; next < queue.length; next++) {
+      const current = queue[next]!;
+      if (this.isDagAncestorOf(current, block)) continue;
+      if (!this.isDagAncestorOf(block, current)) output.push(current);
+      for (const parent of this.record(current).parents) {
+        if (!visited.has(parent)) {
+          visited.add(parent);
+          queue.push(parent);
+        }
+      }
+    }
+    return output;
+  }
+
+  /** kaspad's GetVirtualChainFromBlock: chain blocks removed since `startHash` and those added up to the sink. */
+  getVirtualChainFromBlock(startHash: Hash, includeAcceptedTransactionIds: boolean): VirtualChainChange {
+    const start = blockIdOf(startHash);
+    this.record(start);
+    return this.chainChange(start, this.sinkId, includeAcceptedTransactionIds);
+  }
+
+  /** kaspad's utxoindex: the virtual UTXO entries paying to this script public key. */
+  getUtxosByScriptPublicKey(scriptPublicKey: ScriptPublicKey): UtxoChange[] {
+    const entries = this.addressIndex.get(scriptKey(scriptPublicKey));
+    if (entries === undefined) return [];
+    return [...entries].map(([key, entry]) => ({ outpoint: outpointFromKey(key), entry }));
+  }
+
+  getBalanceByScriptPublicKey(scriptPublicKey: ScriptPublicKey): bigint {
+    let balance = 0n;
+    for (const entry of this.addressIndex.get(scriptKey(scriptPublicKey))?.values() ?? []) balance += entry.amount;
+    return balance;
+  }
+
+  /** GetCoinSupply: the sum of the virtual UTXO set, and the maximum. */
+  coinSupply(): { circulatingSompi: bigint; maxSompi: bigint } {
+    return { circulatingSompi: this.circulating, maxSompi: MAX_SOMPI };
+  }
+
+  /** The virtual UTXO set entries, for tests and diagnostics (a full scan). */
+  utxoSetSnapshot(): Map<OutpointKey, UtxoEntry> {
+    const snapshot = new Map(this.sinkUtxo);
+    this.virtual.acceptance.diff.commitTo(snapshot);
+    return snapshot;
+  }
+
+  /** The virtual's UTXO commitment (MuHash of the virtual UTXO set). */
+  virtualUtxoCommitment(): Hash {
+    return this.virtual.utxoCommitment;
+  }
+}
+
+export function createConsensus(options: ConsensusOptions): Consensus {
+  return new Consensus(options);
+}
