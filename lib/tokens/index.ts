@@ -1,0 +1,19 @@
+/**
+ * lib/tokens owns KRC-20 (Kasplex): parsing operations from transactions, applying them in opScore order with the
+ * protocol's rules, token state and its undo log, and the market math (fills, candles, stats); storage lives in
+ * lib/db.
+ *
+ * - envelope.ts: the commit/reveal inscription envelope (parser, sender address, JSON decoding, builders).
+ * - operations.ts: op normalisation and validation, the ops a transaction carries, the reveal fee.
+ * - engine.ts: the state machine (tokens, balances, market orders, blacklist) with a per-block undo log.
+ * - market.ts: fills, prices in KAS per token, OHLC candles in KAS and USD, {t, h, m, tf} stats.
+ * - profile.ts: per-network activation windows (mainnet, and test networks with every op live from DAA 0).
+ *
+ * Pure: no I/O. Amounts are bigint in smallest units (tokens) or sompi (KAS); numbers appear only at the edge.
+ */
+export * from './profile';
+export * from './envelope';
+export * from './operations';
+export * from './engine';
+export * from './market';
+export { readJsonTopLevel, type JsonMember, type JsonTopLevel, type JsonValueKind } from './json-entries';
