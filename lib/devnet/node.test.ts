@@ -1,0 +1,296 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { bytesToHex } from '../kaspa/bytes';
+import { headerHash } from '../kaspa/header';
+import { RpcRejectedError } from '../rpc/errors';
+import type { RpcNotifications } from '../rpc/types';
+import { createDevnetNode, type DevnetNode, type DevnetNodeOptions } from './node';
+import { blockFromRpc, blockToRpcSubmission } from './rpc-block';
+import { createRpcHandlers } from './rpc-handlers';
+import { transactionToRpc } from './rpc-transaction';
+import { GENESIS_TIMESTAMP, idHex, solve, spend } from './test-support/devnet-harness';
+import { MINER_KEY, settle, startWireDevnet, TEST_COINBASE_MATURITY, wireKey, type WireDevnet } from './test-support/wire-devnet';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function temporaryDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'dagboard-devnet-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+interface FakeClock {
+  now: number;
+}
+
+function memoryNode(clock: FakeClock, overrides: Partial<DevnetNodeOptions> = {}): DevnetNode {
+  const node = createDevnetNode({
+    seed: 'node-test',
+    miners: 0,
+    hashesPerSecond: 20,
+    persistence: null,
+    clock: () => clock.now,
+    params: { coinbaseMaturity: TEST_COINBASE_MATURITY },
+    ...overrides,
+  });
+  cleanups.push(() => node.stop());
+  return node;
+}
+
+/** Mines one block through the node's in-process RPC, as its own miners do. */
+async function mineInProcess(node: DevnetNode, clock: FakeClock, payAddress = MINER_KEY.address): Promise<string> {
+  const { block } = await node.rpc.call('getBlockTemplate', { payAddress, extraData: [] });
+  const solved = solve(blockFromRpc(block));
+  const { report } = await node.rpc.call('submitBlock', { block: blockToRpcSubmission(solved), allowNonDaaBlocks: false });
+  if (report.type !== 'success') throw new Error(`block rejected: ${JSON.stringify(report)}`);
+  await settle();
+  clock.now += 100;
+  return bytesToHex(headerHash(solved.header));
+}
+
+function utxoSet(node: DevnetNode): string[] {
+  return [...node.consensus.utxoSetSnapshot()].map(([key, entry]) => `${key}=${entry.amount}:${entry.blockDaaScore}`).sort();
+}
+
+describe('in-process RPC caller', () => {
+  it('answers with wire-shaped values and rejects as the socket client would', async () => {
+    const clock = { now: Number(GENESIS_TIMESTAMP) };
+    const node = memoryNode(clock);
+    const info = await node.rpc.call('getBlockDagInfo', {});
+    expect(info.virtualDaaScore).toBe(0n);
+    expect(info.sink).toBe(bytesToHex(node.genesisHash));
+
+    const unknown = 'ef'.repeat(32);
+    const missing = await node.rpc.call('getBlock', { hash: unknown, includeTransactions: false }).catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(RpcRejectedError);
+    expect((missing as RpcRejectedError).message).toBe(`cannot find header ${unknown}`);
+    const malformed = await node.rpc
+      .call('getBlock', { hash: 'xyz', includeTransactions: false })
+      .catch((error: unknown) => error as RpcRejectedError);
+    expect((malformed as RpcRejectedError).message).toBe('request deserialization error');
+  });
+});
+
+describe('persistence', () => {
+  it('a restarted node replays its block log to the same sink, UTXO set and mempool-free state, then keeps mining', async () => {
+    const dir = temporaryDir();
+    const clock = { now: Number(GENESIS_TIMESTAMP) };
+    const first = createDevnetNode({
+      seed: 'persist',
+      miners: 0,
+      hashesPerSecond: 20,
+      persistence: { dir },
+      clock: () => clock.now,
+      params: { coinbaseMaturity: TEST_COINBASE_MATURITY },
+    });
+    for (let i = 0; i < TEST_COINBASE_MATURITY + 4; i++) await mineInProcess(first, clock);
+    const [utxo] = first.consensus
+      .getUtxosByScriptPublicKey(MINER_KEY.scriptPublicKey)
+      .sort((a, b) => Number(a.entry.blockDaaScore - b.entry.blockDaaScore));
+    const payment = spend(utxo!, MINER_KEY, wireKey(5).scriptPublicKey);
+    await first.rpc.call('submitTransaction', { transaction: transactionToRpc(payment), allowOrphan: false });
+    await mineInProcess(first, clock);
+    await mineInProcess(first, clock);
+    const before = {
+      genesis: bytesToHex(first.genesisHash),
+      sink: bytesToHex(first.consensus.sink()),
+      blocks: first.consensus.blockCount(),
+      utxos: utxoSet(first),
+      commitment: bytesToHex(first.consensus.virtualUtxoCommitment()),
+    };
+    expect(first.consensus.getUtxosByScriptPublicKey(wireKey(5).scriptPublicKey)).toHaveLength(1);
+    await first.stop();
+
+    clock.now += 60_000;
+    const events: string[] = [];
+    const second = createDevnetNode({
+      seed: 'persist',
+      miners: 0,
+      hashesPerSecond: 20_000,
+      persistence: { dir },
+      clock: () => clock.now,
+      params: { coinbaseMaturity: TEST_COINBASE_MATURITY },
+      onEvent: (event) => events.push(event.type === 'replayed' ? `replayed ${event.blocks}/${event.rejected}` : event.type),
+    });
+    cleanups.push(() => second.stop());
+    expect(events).toContain(`replayed ${before.blocks - 1}/0`);
+    expect({
+      genesis: bytesToHex(second.genesisHash),
+      sink: bytesToHex(second.consensus.sink()),
+      blocks: second.consensus.blockCount(),
+      utxos: utxoSet(second),
+      commitment: bytesToHex(second.consensus.virtualUtxoCommitment()),
+    }).toEqual(before);
+
+    const next = await mineInProcess(second, clock);
+    expect(bytesToHex(second.consensus.sink())).toBe(next);
+  });
+});
+
+describe('forced reorganisation', () => {
+  let devnet: WireDevnet | undefined;
+  afterEach(async () => {
+    await devnet?.close();
+    devnet = undefined;
+  });
+
+  it('mines a heavier side branch, notifies the removed chain blocks, and the new chain accepts their transactions again', async () => {
+    devnet = await startWireDevnet();
+    for (let i = 0; i < TEST_COINBASE_MATURITY + 4; i++) await devnet.mine();
+    const [utxo] = devnet.node.consensus
+      .getUtxosByScriptPublicKey(MINER_KEY.scriptPublicKey)
+      .sort((a, b) => Number(a.entry.blockDaaScore - b.entry.blockDaaScore));
+    const payment = spend(utxo!, MINER_KEY, wireKey(6).scriptPublicKey);
+    await devnet.client.call('submitTransaction', { transaction: transactionToRpc(payment), allowOrphan: false });
+    const carrying = await devnet.mine();
+    const accepting = await devnet.mine();
+    expect(carrying.block.transactions.map(idHex)).toContain(idHex(payment));
+    expect(devnet.node.mempool.has(idHex(payment))).toBe(false);
+
+    const changes: RpcNotifications['VirtualChainChanged'][] = [];
+    await devnet.client.subscribe('VirtualChainChanged', { include_accepted_transaction_ids: false }, (change) => changes.push(change));
+    const oldChain = (await devnet.client.call('getVirtualChainFromBlock', { startHash: bytesToHex(devnet.node.genesisHash), includeAcceptedTransactionIds: false }))
+      .addedChainBlockHashes;
+
+    const reorg = devnet.node.forceReorg({ depth: 3 });
+    await settle();
+    for (let attempt = 0; attempt < 100 && changes.length === 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+
+    const removed = oldChain.slice(-3).reverse();
+    expect(removed).toEqual([accepting.hash, carrying.hash, oldChain.at(-3)]);
+    expect(bytesToHex(reorg.base)).toBe(oldChain.at(-4));
+    expect(reorg.change.removedChainBlockHashes.map(bytesToHex)).toEqual(removed);
+    expect(bytesToHex(devnet.node.consensus.sink())).toBe(bytesToHex(reorg.blocks.at(-1)!));
+    expect(changes).toHaveLength(1);
+    expect(changes[0]!.removedChainBlockHashes).toEqual(removed);
+    expect(changes[0]!.addedChainBlockHashes).toEqual(reorg.blocks.map(bytesToHex));
+    expect(changes[0]!.acceptedTransactionIds).toEqual([]);
+
+    // The virtual merges the old branch, so the payment is not re-admitted to the mempool but accepted again on top.
+    expect(devnet.node.mempool.has(idHex(payment))).toBe(false);
+    const merging = await devnet.mine();
+    const { block } = await devnet.client.call('getBlock', { hash: merging.hash, includeTransactions: false });
+    expect(block.verboseData?.mergeSetBluesHashes).toEqual(expect.arrayContaining([carrying.hash, accepting.hash]));
+    const chain = await devnet.client.call('getVirtualChainFromBlock', { startHash: bytesToHex(reorg.base), includeAcceptedTransactionIds: true });
+    expect(chain.addedChainBlockHashes.at(-1)).toBe(merging.hash);
+    expect(chain.acceptedTransactionIds.at(-1)!.acceptedTransactionIds).toContain(idHex(payment));
+  });
+});
+
+describe('forced reorganisation beyond the mergeset limit', () => {
+  it('returns transactions of chain blocks the new virtual cannot merge to the mempool', async () => {
+    const devnet = await startWireDevnet({ params: { coinbaseMaturity: TEST_COINBASE_MATURITY, mergesetSizeLimit: 3 } });
+    cleanups.push(() => devnet.close());
+    for (let i = 0; i < TEST_COINBASE_MATURITY + 6; i++) await devnet.mine();
+    const [utxo] = devnet.node.consensus
+      .getUtxosByScriptPublicKey(MINER_KEY.scriptPublicKey)
+      .sort((a, b) => Number(a.entry.blockDaaScore - b.entry.blockDaaScore));
+    const payment = spend(utxo!, MINER_KEY, wireKey(7).scriptPublicKey);
+    await devnet.client.call('submitTransaction', { transaction: transactionToRpc(payment), allowOrphan: false });
+    const carrying = await devnet.mine();
+    const accepting = await devnet.mine();
+    expect(devnet.node.mempool.has(idHex(payment))).toBe(false);
+
+    // The new virtual can merge only the two oldest of the five removed chain blocks, not the payment's.
+    const reorg = devnet.node.forceReorg({ depth: 5 });
+    await settle();
+    expect(reorg.change.removedChainBlockHashes.map(bytesToHex).slice(0, 2)).toEqual([accepting.hash, carrying.hash]);
+    const merged = new Set(devnet.node.consensus.getBlocks(reorg.base).map(bytesToHex));
+    expect(merged.has(carrying.hash)).toBe(false);
+    expect(devnet.node.mempool.has(idHex(payment))).toBe(true);
+  });
+});
+
+describe('wire robustness', () => {
+  it('drops connections sending malformed frames, answers kaspad errors for bad params and unregistered ops, and keeps serving', async () => {
+    const devnet = await startWireDevnet();
+    cleanups.push(() => devnet.close());
+    const sendRaw = async (text: string): Promise<{ closed: boolean; reply?: Record<string, unknown> }> => {
+      const socket = new WebSocket(devnet.url);
+      await once(socket, 'open');
+      const outcome = new Promise<{ closed: boolean; reply?: Record<string, unknown> }>((resolve) => {
+        socket.once('message', (data) => resolve({ closed: false, reply: JSON.parse(String(data)) as Record<string, unknown> }));
+        socket.once('close', () => resolve({ closed: true }));
+      });
+      socket.send(text);
+      const result = await outcome;
+      socket.terminate();
+      return result;
+    };
+    expect(await sendRaw('{"id":1,"method":"getInfo","params":')).toEqual({ closed: true });
+    expect(await sendRaw('{"id":1,"method":"noSuchMethod","params":{}}')).toEqual({ closed: true });
+    expect(await sendRaw('{"id":1,"method":"getInfo"}')).toEqual({ closed: true });
+    expect((await sendRaw('{"id":2,"method":"getBlock","params":{"hash":42}}')).reply).toEqual({
+      id: 2,
+      method: 'getBlock',
+      error: { code: 0, message: 'request deserialization error', data: null },
+    });
+    expect((await sendRaw('{"id":3,"method":"notifyBlockAdded","params":{}}')).reply).toEqual({
+      id: 3,
+      method: 'notifyBlockAdded',
+      error: { code: 0, message: 'RPC method not found', data: null },
+    });
+    expect((await sendRaw('{"id":18446744073709551615,"method":"getSink","params":{}}')).reply?.method).toBe('getSink');
+    expect(await devnet.client.call('getSink', {})).toEqual({ sink: bytesToHex(devnet.node.genesisHash) });
+  });
+});
+
+describe('synced rule', () => {
+  it('without unsynced mining, an old sink makes submitBlock answer isInIBD and getInfo report not synced', async () => {
+    const clock = { now: Number(GENESIS_TIMESTAMP) };
+    const node = memoryNode(clock);
+    const handlers = createRpcHandlers({
+      consensus: node.consensus,
+      mempool: node.mempool,
+      serverVersion: '2.0.1',
+      clock: () => clock.now,
+      enableUnsyncedMining: false,
+    });
+    const { block } = await node.rpc.call('getBlockTemplate', { payAddress: MINER_KEY.address, extraData: [] });
+    const submission = blockToRpcSubmission(solve(blockFromRpc(block)));
+    const context = { connection: { id: 0, remoteAddress: undefined }, signal: new AbortController().signal };
+    const decodedInfo = await handlers.getInfo!({}, context);
+    expect(decodedInfo.isSynced).toBe(true);
+
+    clock.now += 661_000;
+    expect((await handlers.getInfo!({}, context)).isSynced).toBe(false);
+    const { requestSchemas } = await import('../rpc/request-schemas');
+    const request = requestSchemas.submitBlock.parse(JSON.parse(JSON.stringify({ block: submission, allowNonDaaBlocks: false }, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v))));
+    expect(await handlers.submitBlock!(request, context)).toEqual({ report: { type: 'reject', reason: 'isInIBD' } });
+    expect(node.consensus.blockCount()).toBe(1);
+    clock.now -= 1;
+    expect((await handlers.getInfo!({}, context)).isSynced).toBe(true);
+  });
+});
+
+describe('miners and traffic', () => {
+  it('simulated miners produce blocks and the traffic worker spends the matured rewards they paid to the wallets', async () => {
+    const clock = { now: Date.now() };
+    const node = memoryNode(clock, { miners: 2, hashesPerSecond: 400, txPerSecond: 40, wallets: 2 });
+    for (let i = 0; i < TEST_COINBASE_MATURITY + 6; i++) await mineInProcess(node, clock, node.wallets.wallets[i % 2]!.address);
+    clock.now = Date.now();
+    const realClock = setInterval(() => {
+      clock.now = Date.now();
+    }, 5);
+    cleanups.push(() => clearInterval(realClock));
+    const blocksBefore = node.consensus.blockCount();
+    await node.start();
+    for (let attempt = 0; attempt < 300; attempt++) {
+      const accepted = node.traffic!.stats()?.accepted ?? 0;
+      if (node.consensus.blockCount() >= blocksBefore + 3 && accepted >= 3 && node.stats().transactionsAccepted > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await node.stop();
+    expect(node.consensus.blockCount()).toBeGreaterThanOrEqual(blocksBefore + 3);
+    expect(node.swarm!.stats().blocksAccepted).toBeGreaterThan(0);
+    expect(node.traffic!.stats()?.accepted).toBeGreaterThanOrEqual(3);
+    expect(node.stats().transactionsAccepted).toBeGreaterThan(0);
+  }, 15_000);
+});

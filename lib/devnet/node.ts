@@ -1,0 +1,480 @@
+/**
+ * The devnet node: consensus, mempool and fee estimator behind kaspad's wRPC methods, a bridge turning consensus
+ * events into wRPC notifications, simulated miners and transaction traffic that call the node through the same
+ * handlers in-process, and optional persistence (block-log.ts).
+ *
+ * Block flow: every accepted block (from submitBlock, a forced reorganisation or the log replay) is appended to the
+ * log at once; after the insertion finishes (a microtask later, once the virtual is resolved) its transactions leave
+ * the mempool (kaspad's `on_new_block`), transactions the selected chain stopped accepting go back to the mempool,
+ * and the queued notifications go out in consensus order: BlockAdded (with its verbose data as of that moment),
+ * VirtualChainChanged, UtxosChanged, SinkBlueScoreChanged, VirtualDaaScoreChanged.
+ *
+ * Block rate: the consensus targets `blocksPerSecond` (targetTimePerBlock = 1000 / blocksPerSecond; 10 blocks/s is
+ * Crescendo exactly) and the genesis bits are set so the swarm's total hash rate meets that rate from the start.
+ *
+ * CPU: pure-JavaScript Schnorr costs a few milliseconds per signature and per verification. The traffic generator
+ * (which signs) therefore runs on a worker thread by default; the node's thread verifies each input once in the
+ * mempool and marks it verified, so templates and blocks carrying the transaction skip the check.
+ *
+ * Restart cost: the log replay re-validates every block, about 5 ms per block (mostly the PoW matrix and the virtual
+ * update) plus one signature verification (a few ms) per transaction input, so an hour of 10 blocks/s history
+ * (36,000 blocks) takes a few minutes to come back.
+ */
+import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { bytesToHex, hexToBytes } from '../kaspa/bytes';
+import { headerHash } from '../kaspa/header';
+import { PowState } from '../kaspa/pow';
+import type { Hash, Transaction } from '../kaspa/types';
+import { RpcRejectedError } from '../rpc/errors';
+import { stringifyJson } from '../rpc/json';
+import { parseWireMessage, WRPC_ERROR_MESSAGES } from '../rpc/protocol';
+import { requestSchemas, type HandledMethodName } from '../rpc/request-schemas';
+import type { RpcEventName, RpcMethodName, RpcNotifications, RpcRequest, RpcResponse } from '../rpc/types';
+import { openBlockLog, type BlockLog } from './block-log';
+import { createConsensus, type Block, type Consensus, type VirtualChainChange } from './consensus';
+import { createDevnetGenesis } from './genesis';
+import { createMempool, type Mempool } from './mempool';
+import { bitsForExpectedHashes, createMinerSwarm, expectedHashesPerBlock, type MinerSwarm, type NetworkDelay } from './miner';
+import { CRESCENDO_PARAMS, type ConsensusParams } from './params';
+import { createRpcHandlers, DEVNET_NETWORK } from './rpc-handlers';
+import { acceptedTransactionIdsToRpc, blockInfoToRpc, utxoChangeToRpc } from './rpc-converter';
+import type { RpcCaller } from './rpc-transaction';
+import { createTrafficGenerator, seededRandom } from './traffic';
+import { createTrafficThread, type TrafficRunner } from './traffic-thread';
+import { createWalletSet, type WalletSet } from './wallet';
+import { createWrpcServer, RequestDeserializationError, type WrpcHandlers, type WrpcServer } from './wrpc-server';
+
+/** The kaspad version whose wire shapes the node emits; it also prefixes every coinbase's extra data. */
+export const DEVNET_SERVER_VERSION = '2.0.1';
+/** Total simulated hash rate: at about 15 µs per kHeavyHash this costs a few percent of one core. */
+export const DEFAULT_TOTAL_HASHES_PER_SECOND = 2_000;
+const MAINTENANCE_INTERVAL_MS = 1_000;
+const REVALIDATION_INTERVAL_MS = 10_000;
+
+export interface DevnetNodeOptions {
+  seed: string;
+  blocksPerSecond?: number;
+  /** 0 disables the traffic generator. */
+  txPerSecond?: number;
+  /** Simulated miners; 0 runs none (blocks then come only from submitBlock). */
+  miners?: number;
+  /** Summed over all miners. */
+  hashesPerSecond?: number;
+  /** null: memory only. */
+  persistence: { dir: string } | null;
+  /** Milliseconds since the Unix epoch. */
+  clock?: () => number;
+  /** When given, `start()` also listens on this port. */
+  rpcPort?: number;
+  /**
+   * Where the traffic generator (and its signing) runs: a worker thread (default; keeps the node's thread free for
+   * mining and validation) or the node's own thread.
+   */
+  trafficThread?: 'worker' | 'main';
+  /** Funded wallets the miners pay and the traffic spends from; default max(8, miners). */
+  wallets?: number;
+  serverVersion?: string;
+  /** Overrides of the Crescendo parameters (e.g. a short coinbase maturity in tests). */
+  params?: Partial<ConsensusParams>;
+  networkDelayMs?: NetworkDelay;
+  /** Diagnostics (replay, rejected blocks, background failures); never called with secrets. */
+  onEvent?: (event: DevnetNodeEvent) => void;
+}
+
+export type DevnetNodeEvent =
+  | { type: 'replayed'; blocks: number; rejected: number; milliseconds: number }
+  | { type: 'listening'; url: string }
+  | { type: 'error'; source: string; error: unknown };
+
+export interface ForcedReorg {
+  /** The chain block the side branch grew from (`depth` selected parents below the sink). */
+  base: Hash;
+  /** The side branch, oldest first; its last block is the new sink. */
+  blocks: Hash[];
+  /** The chain change the last side block caused. */
+  change: VirtualChainChange;
+}
+
+export interface DevnetNodeStats {
+  blocks: number;
+  /** Blocks accepted since this node object was created (replayed ones excluded). */
+  blocksAdded: number;
+  /** Non-coinbase transactions accepted by chain blocks added since creation. */
+  transactionsAccepted: number;
+  virtualDaaScore: bigint;
+  sinkBlueScore: bigint;
+  mempoolSize: number;
+}
+
+export interface DevnetNode {
+  readonly consensus: Consensus;
+  readonly mempool: Mempool;
+  readonly wallets: WalletSet;
+  readonly swarm: MinerSwarm | null;
+  readonly traffic: TrafficRunner | null;
+  readonly handlers: WrpcHandlers;
+  /** The handlers in-process: JSON-shaped values in and out, errors as RpcRejectedError. */
+  readonly rpc: RpcCaller;
+  readonly genesisHash: Hash;
+  /** The ws:// URL once listening. */
+  readonly url: string | undefined;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  listen(port?: number): Promise<string>;
+  forceReorg(options: { depth: number }): ForcedReorg;
+  stats(): DevnetNodeStats;
+}
+
+type PendingWork =
+  | { kind: 'blockAdded'; block: Block; hash: Hash }
+  | { kind: 'chainChanged'; change: VirtualChainChange; returned: Transaction[] }
+  | { kind: 'notify'; event: RpcEventName; payload: RpcNotifications[RpcEventName] };
+
+/** A numeric seed for the PRNGs, from the node's text seed (FNV-1a). */
+function numericSeed(seed: string): number {
+  let hash = 0x811c9dc5;
+  for (const byte of utf8ToBytes(seed)) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return hash;
+}
+
+/** The handlers called directly: params and results go through the JSON codec, as they would over a socket. */
+export function createInProcessRpcCaller(handlers: WrpcHandlers): RpcCaller {
+  const context = { connection: { id: -1, remoteAddress: undefined }, signal: new AbortController().signal };
+  return {
+    async call<M extends RpcMethodName>(method: M, params: RpcRequest<M>): Promise<RpcResponse<M>> {
+      await Promise.resolve();
+      const handler = (handlers as Record<string, ((params: unknown, ctx: typeof context) => unknown) | undefined>)[method];
+      if (method === 'subscribe' || method === 'unsubscribe' || handler === undefined) {
+        throw new RpcRejectedError(method, WRPC_ERROR_MESSAGES.methodNotFound);
+      }
+      const decoded = requestSchemas[method as HandledMethodName].safeParse(parseWireMessage(stringifyJson(params)));
+      if (!decoded.success) throw new RpcRejectedError(method, WRPC_ERROR_MESSAGES.requestDeserialization);
+      let result: unknown;
+      try {
+        result = await handler(decoded.data, context);
+      } catch (error) {
+        if (error instanceof RequestDeserializationError) {
+          throw new RpcRejectedError(method, WRPC_ERROR_MESSAGES.requestDeserialization);
+        }
+        throw new RpcRejectedError(method, error instanceof Error ? error.message : String(error));
+      }
+      return parseWireMessage(stringifyJson(result)) as unknown as RpcResponse<M>;
+    },
+  };
+}
+
+function solveBlock(block: Block, random: () => number): Block {
+  const pow = PowState.fromHeader(block.header);
+  let low = Math.floor(random() * 0x1_0000_0000);
+  const high = Math.floor(random() * 0x1_0000_0000);
+  while (!pow.checkPowWords(low, high)) low = (low + 1) >>> 0;
+  return { ...block, header: { ...block.header, nonce: (BigInt(high) << 32n) | BigInt(low) } };
+}
+
+export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
+  const clock = options.clock ?? Date.now;
+  const blocksPerSecond = options.blocksPerSecond ?? 10;
+  const minerCount = options.miners ?? 4;
+  const totalHashesPerSecond = options.hashesPerSecond ?? DEFAULT_TOTAL_HASHES_PER_SECOND;
+  const serverVersion = options.serverVersion ?? DEVNET_SERVER_VERSION;
+  const report = (event: DevnetNodeEvent) => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // A failing observer must not take the node down.
+    }
+  };
+  const random = seededRandom(numericSeed(options.seed));
+  const params: ConsensusParams = {
+    ...CRESCENDO_PARAMS,
+    targetTimePerBlock: 1000 / blocksPerSecond,
+    ...options.params,
+  };
+  const prefix = DEVNET_NETWORK.prefix;
+
+  const log: BlockLog | null = options.persistence ? openBlockLog({ dir: options.persistence.dir }) : null;
+  const genesisRecord = log?.genesis ?? {
+    networkId: DEVNET_NETWORK.networkId,
+    timestamp: BigInt(clock()),
+    bits: bitsForExpectedHashes(expectedHashesPerBlock(totalHashesPerSecond, blocksPerSecond)),
+  };
+  if (log && log.genesis === undefined) log.writeGenesis(genesisRecord);
+  const genesis = createDevnetGenesis({ timestamp: genesisRecord.timestamp, bits: genesisRecord.bits });
+
+  let replaying = false;
+  const consensus = createConsensus({
+    params,
+    genesis,
+    // Replayed blocks were validated against the clock when first accepted; the future-timestamp bound is not re-applied.
+    clock: () => (replaying ? Number.MAX_SAFE_INTEGER : clock()),
+    random,
+  });
+  const mempool = createMempool({
+    params: { coinbaseMaturity: params.coinbaseMaturity, targetTimePerBlock: params.targetTimePerBlock },
+    utxoView: {
+      getUtxo: (outpoint) => consensus.getUtxo(outpoint),
+      virtualDaaScore: () => consensus.virtualDaaScore(),
+      virtualPastMedianTime: () => consensus.pastMedianTime(),
+    },
+    clock: { now: clock },
+    random,
+  });
+
+  if (log) {
+    const started = performance.now();
+    let rejected = 0;
+    replaying = true;
+    try {
+      for (const block of log.readBlocks()) {
+        if (consensus.validateAndInsertBlock(block, { allowNonDaaBlocks: true }).type !== 'success') rejected++;
+      }
+    } finally {
+      replaying = false;
+    }
+    report({ type: 'replayed', blocks: consensus.blockCount() - 1, rejected, milliseconds: performance.now() - started });
+  }
+
+  const markVerified = (transactions: readonly Transaction[]) => {
+    for (const tx of transactions) consensus.markScriptsVerified(tx);
+  };
+  const handlers = createRpcHandlers({
+    consensus,
+    mempool,
+    network: DEVNET_NETWORK,
+    serverVersion,
+    clock,
+    onTransactionsAccepted: markVerified,
+  });
+  const rpc = createInProcessRpcCaller(handlers);
+
+  const wallets = createWalletSet({
+    seed: options.seed,
+    count: options.wallets ?? Math.max(8, minerCount),
+    prefix,
+    coinbaseMaturity: BigInt(params.coinbaseMaturity),
+  });
+
+  const swarm: MinerSwarm | null =
+    minerCount > 0
+      ? createMinerSwarm({
+          rpc,
+          miners: Array.from({ length: minerCount }, (_, index) => ({
+            name: `miner-${index}`,
+            payAddress: wallets.wallets[index % wallets.wallets.length]!.address,
+            hashesPerSecond: totalHashesPerSecond / minerCount,
+          })),
+          random,
+          networkDelayMs: options.networkDelayMs,
+          extraData: 'dagboard-miner',
+        })
+      : null;
+  const txPerSecond = options.txPerSecond ?? 0;
+  const createTraffic = (): TrafficRunner => {
+    if (options.trafficThread === 'main') {
+      return createTrafficGenerator({
+        rpc,
+        wallets,
+        rate: txPerSecond,
+        random,
+        onError: (error, source) => report({ type: 'error', source: `traffic:${source}`, error }),
+      });
+    }
+    return createTrafficThread({
+      rpc,
+      seed: options.seed,
+      walletCount: wallets.wallets.length,
+      coinbaseMaturity: BigInt(params.coinbaseMaturity),
+      rate: txPerSecond,
+      randomSeed: numericSeed(`${options.seed}/traffic`),
+      onError: (source, message) => report({ type: 'error', source: `traffic:${source}`, error: new Error(message) }),
+    });
+  };
+  const traffic = txPerSecond > 0 ? createTraffic() : null;
+
+  let server: WrpcServer | undefined;
+  let pending: PendingWork[] = [];
+  let flushScheduled = false;
+  const counters = { blocksAdded: 0, transactionsAccepted: 0 };
+
+  const processPending = () => {
+    flushScheduled = false;
+    const work = pending;
+    pending = [];
+    for (const item of work) {
+      try {
+        if (item.kind === 'blockAdded') {
+          markVerified(mempool.handleNewBlockTransactions(item.block.header.daaScore, item.block.transactions));
+          const info = consensus.getBlock(item.hash);
+          if (server && info) server.notify('BlockAdded', { block: blockInfoToRpc(info, prefix, true) });
+        } else if (item.kind === 'chainChanged') {
+          if (item.returned.length > 0) markVerified(mempool.returnTransactions(item.returned));
+          const { change } = item;
+          server?.notify('VirtualChainChanged', {
+            removedChainBlockHashes: change.removedChainBlockHashes.map(bytesToHex),
+            addedChainBlockHashes: change.addedChainBlockHashes.map(bytesToHex),
+            acceptedTransactionIds: change.acceptedTransactionIds.map(acceptedTransactionIdsToRpc),
+          });
+        } else {
+          server?.notify(item.event, item.payload);
+        }
+      } catch (error) {
+        report({ type: 'error', source: `bridge:${item.kind}`, error });
+      }
+    }
+  };
+  const enqueue = (item: PendingWork) => {
+    pending.push(item);
+    if (!flushScheduled) {
+      flushScheduled = true;
+      queueMicrotask(processPending);
+    }
+  };
+
+  /** Non-coinbase transactions accepted by the removed chain blocks and not by the added ones. */
+  const transactionsLeftBehind = (change: VirtualChainChange): Transaction[] => {
+    const stillAccepted = new Set(change.acceptedTransactionIds.flatMap((accepted) => accepted.acceptedTransactionIds.map(bytesToHex)));
+    const returned: Transaction[] = [];
+    for (const removed of change.removedChainBlockHashes) {
+      for (const merged of consensus.getAcceptanceData(removed) ?? []) {
+        const wanted = new Set(merged.acceptedTransactionIds.map(bytesToHex).filter((id) => !stillAccepted.has(id)));
+        if (wanted.size === 0) continue;
+        const block = consensus.getBlock(hexToBytes(merged.blockHash));
+        block?.transactions.forEach((tx, index) => {
+          if (index > 0 && wanted.has(bytesToHex(block.transactionIds[index]!))) returned.push(tx);
+        });
+      }
+    }
+    return returned;
+  };
+
+  consensus.events.on('blockAdded', ({ block, hash }) => {
+    counters.blocksAdded++;
+    log?.append(block);
+    swarm?.notifyBlockAdded();
+    enqueue({ kind: 'blockAdded', block, hash });
+  });
+  consensus.events.on('virtualChainChanged', (change) => {
+    for (const accepted of change.acceptedTransactionIds) {
+      counters.transactionsAccepted += Math.max(0, accepted.acceptedTransactionIds.length - 1);
+    }
+    enqueue({ kind: 'chainChanged', change, returned: transactionsLeftBehind(change) });
+  });
+  consensus.events.on('utxosChanged', ({ added, removed }) => {
+    enqueue({
+      kind: 'notify',
+      event: 'UtxosChanged',
+      payload: {
+        added: added.map((change) => utxoChangeToRpc(change, prefix)),
+        removed: removed.map((change) => utxoChangeToRpc(change, prefix)),
+      },
+    });
+  });
+  consensus.events.on('sinkBlueScoreChanged', ({ sinkBlueScore }) =>
+    enqueue({ kind: 'notify', event: 'SinkBlueScoreChanged', payload: { sinkBlueScore } }),
+  );
+  consensus.events.on('virtualDaaScoreChanged', ({ virtualDaaScore }) =>
+    enqueue({ kind: 'notify', event: 'VirtualDaaScoreChanged', payload: { virtualDaaScore } }),
+  );
+
+  let maintenance: NodeJS.Timeout | undefined;
+  let lastRevalidation = 0;
+  const maintain = () => {
+    try {
+      mempool.expireLowPriorityTransactions();
+      const now = clock();
+      if (now - lastRevalidation >= REVALIDATION_INTERVAL_MS) {
+        lastRevalidation = now;
+        mempool.revalidateHighPriorityTransactions();
+      }
+    } catch (error) {
+      report({ type: 'error', source: 'maintenance', error });
+    }
+  };
+
+  const listen = async (port = 0): Promise<string> => {
+    if (server) return server.url;
+    server = await createWrpcServer({
+      handlers,
+      port,
+      onEvent: (event) => {
+        if (event.type === 'handler-error' || event.type === 'server-error') report({ type: 'error', source: `wrpc:${event.type}`, error: event });
+      },
+    });
+    report({ type: 'listening', url: server.url });
+    return server.url;
+  };
+
+  const forceReorg = ({ depth }: { depth: number }): ForcedReorg => {
+    if (!Number.isInteger(depth) || depth < 1) throw new RangeError(`depth must be a positive integer, got ${depth}`);
+    let base = consensus.sink();
+    for (let step = 0; step < depth; step++) {
+      const info = consensus.getBlock(base)!;
+      if (info.header.parentsByLevel.length === 0) throw new RangeError(`the selected chain is shorter than ${depth} blocks`);
+      base = hexToBytes(info.ghostdag.selectedParent);
+    }
+    let change: VirtualChainChange | undefined;
+    const stopWatching = consensus.events.on('virtualChainChanged', (observed) => {
+      if (observed.removedChainBlockHashes.length > 0) change = observed;
+    });
+    const blocks: Hash[] = [];
+    const payScriptPublicKey = wallets.wallets[0]!.scriptPublicKey;
+    const extraData = utf8ToBytes(`${serverVersion}/dagboard-reorg`);
+    const maxBlocks = 20 * depth + 100;
+    try {
+      let tip = base;
+      while (change === undefined || bytesToHex(consensus.sink()) !== bytesToHex(tip)) {
+        if (blocks.length >= maxBlocks) throw new Error(`the side branch did not overtake the chain within ${maxBlocks} blocks`);
+        const template = consensus.buildBlockTemplate({ payScriptPublicKey, extraData, parents: [tip] }).block;
+        const block = solveBlock(template, random);
+        const result = consensus.validateAndInsertBlock(block, { allowNonDaaBlocks: true });
+        if (result.type !== 'success') throw new Error(`side-branch block rejected: ${result.message}`);
+        tip = headerHash(block.header);
+        blocks.push(tip);
+      }
+    } finally {
+      stopWatching();
+    }
+    return { base, blocks, change };
+  };
+
+  let stopped = false;
+  return {
+    consensus,
+    mempool,
+    wallets,
+    swarm,
+    traffic,
+    handlers,
+    rpc,
+    genesisHash: consensus.genesisHash(),
+    get url() {
+      return server?.url;
+    },
+    async start() {
+      if (stopped) throw new Error('a stopped devnet node cannot be restarted; create a new one');
+      if (options.rpcPort !== undefined) await listen(options.rpcPort);
+      maintenance ??= setInterval(maintain, MAINTENANCE_INTERVAL_MS).unref();
+      swarm?.start();
+      if (traffic && !traffic.running) traffic.start();
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      if (maintenance !== undefined) clearInterval(maintenance);
+      await Promise.all([swarm?.stop(), traffic?.stop()]);
+      processPending();
+      log?.close();
+      await server?.close();
+    },
+    listen,
+    forceReorg,
+    stats: () => ({
+      blocks: consensus.blockCount(),
+      blocksAdded: counters.blocksAdded,
+      transactionsAccepted: counters.transactionsAccepted,
+      virtualDaaScore: consensus.virtualDaaScore(),
+      sinkBlueScore: consensus.sinkBlueScore(),
+      mempoolSize: mempool.transactionCount('transactions'),
+    }),
+  };
+}

@@ -1,0 +1,282 @@
+import { describe, expect, it } from 'vitest';
+import { bytesToHex } from '../kaspa/bytes';
+import { RpcRejectedError } from '../rpc/errors';
+import type { RpcMethodName, RpcRequest, RpcResponse } from '../rpc/types';
+import type { RpcCaller } from './rpc-transaction';
+import { FakeRpcNode } from './test-support/fake-rpc-node';
+import {
+  createTrafficGenerator,
+  rejectionReason,
+  seededRandom,
+  TRAFFIC_KINDS,
+  type Clock,
+  type TrafficGenerator,
+  type TrafficGeneratorOptions,
+} from './traffic';
+import { COINBASE_MATURITY, createWalletSet, type WalletSet } from './wallet';
+
+const KAS = 100_000_000n;
+const BLOCK_INTERVAL_MS = 100;
+const START_DAA = 20_000n;
+
+/** Virtual time: every sleep jumps ahead, mining a block per 100 ms crossed; the run stops at the horizon. */
+class FakeClock implements Clock {
+  time = 0;
+  #stopping: Promise<void> | null = null;
+  generator: TrafficGenerator | null = null;
+
+  constructor(
+    private readonly horizonMs: number,
+    private readonly onBlock: () => void,
+  ) {}
+
+  now(): number {
+    return this.time;
+  }
+
+  async sleep(milliseconds: number): Promise<void> {
+    const target = this.time + milliseconds;
+    let nextBlock = (Math.floor(this.time / BLOCK_INTERVAL_MS) + 1) * BLOCK_INTERVAL_MS;
+    while (nextBlock <= target) {
+      this.time = nextBlock;
+      this.onBlock();
+      nextBlock += BLOCK_INTERVAL_MS;
+    }
+    this.time = target;
+    if (this.time >= this.horizonMs && !this.#stopping) this.#stopping = this.generator!.stop();
+    await Promise.resolve();
+  }
+
+  async finished(): Promise<void> {
+    while (!this.#stopping) await new Promise((resolve) => setTimeout(resolve, 5));
+    await this.#stopping;
+  }
+}
+
+interface Scenario {
+  node: FakeRpcNode;
+  wallets: WalletSet;
+  clock: FakeClock;
+  generator: TrafficGenerator;
+  errors: unknown[];
+}
+
+function fund(node: FakeRpcNode, wallets: WalletSet): void {
+  let counter = 0;
+  const nextId = () => {
+    counter += 1;
+    return Uint8Array.from(Buffer.from(counter.toString(16).padStart(64, '0'), 'hex'));
+  };
+  for (const wallet of wallets.wallets) {
+    for (let i = 0; i < 12; i++) {
+      node.addUtxo(
+        { transactionId: nextId(), index: 0 },
+        { amount: 200n * KAS, scriptPublicKey: wallet.scriptPublicKey, blockDaaScore: 100n, isCoinbase: false },
+      );
+    }
+    node.addUtxo(
+      { transactionId: nextId(), index: 0 },
+      { amount: 500n * KAS, scriptPublicKey: wallet.scriptPublicKey, blockDaaScore: START_DAA - COINBASE_MATURITY, isCoinbase: true },
+    );
+    node.addUtxo(
+      { transactionId: nextId(), index: 0 },
+      { amount: 5_000n * KAS, scriptPublicKey: wallet.scriptPublicKey, blockDaaScore: START_DAA - 10n, isCoinbase: true },
+    );
+  }
+}
+
+function scenario(
+  horizonMs: number,
+  options: Partial<TrafficGeneratorOptions> = {},
+  node: { rejectEvery?: number; timeoutEvery?: number; verifySignatures?: boolean } = {},
+): Scenario {
+  const wallets = createWalletSet({ seed: 'traffic-tests', count: 6 });
+  const clock: FakeClock = new FakeClock(horizonMs, () => fakeNode.mineBlock());
+  const fakeNode = new FakeRpcNode(wallets, { now: () => clock.now(), virtualDaaScore: START_DAA, ...node });
+  fund(fakeNode, wallets);
+  const errors: unknown[] = [];
+  const generator = createTrafficGenerator({
+    rpc: fakeNode.rpc,
+    wallets,
+    random: seededRandom(7),
+    clock,
+    onError: (error) => errors.push(error),
+    ...options,
+  });
+  clock.generator = generator;
+  return { node: fakeNode, wallets, clock, generator, errors };
+}
+
+async function runToHorizon({ generator, clock }: Scenario): Promise<void> {
+  generator.start();
+  await clock.finished();
+}
+
+describe('traffic generator against a fake node', () => {
+  it.each([
+    { rate: 20, seconds: 4 },
+    { rate: 4, seconds: 8 },
+  ])('holds $rate submissions per second over $seconds seconds of fake time', async ({ rate, seconds }) => {
+    const run = scenario(seconds * 1000, { rate }, { verifySignatures: false });
+    await runToHorizon(run);
+    const sent = run.node.submissions.filter((submission) => submission.at <= seconds * 1000);
+    expect(sent.length).toBeGreaterThanOrEqual(Math.floor(rate * seconds * 0.95));
+    expect(sent.length).toBeLessThanOrEqual(rate * seconds + 2);
+    for (let second = 1; second < seconds; second++) {
+      const inSecond = sent.filter((submission) => submission.at > second * 1000 && submission.at <= (second + 1) * 1000);
+      expect(inSecond.length).toBeGreaterThanOrEqual(rate - Math.max(2, rate * 0.15));
+      expect(inSecond.length).toBeLessThanOrEqual(rate + Math.max(2, rate * 0.15));
+    }
+    expect(run.generator.stats().failed).toBe(0);
+  });
+
+  it('sends valid traffic of every kind, then stops', async () => {
+    const evenMix = Object.fromEntries(TRAFFIC_KINDS.map((kind) => [kind, 1]));
+    const run = scenario(3_000, { rate: 20, mix: evenMix });
+    await runToHorizon(run);
+    const { node, generator, wallets, errors } = run;
+    const stats = generator.stats();
+
+    expect(errors).toEqual([]);
+    expect(stats.failed).toBe(0);
+    expect(stats.submitted).toBe(node.submissions.length);
+    for (const kind of TRAFFIC_KINDS) expect(stats.byKind[kind].accepted, kind).toBeGreaterThan(0);
+    const reasons = Object.keys(stats.rejectionsByReason);
+    expect(reasons.every((reason) => /replace by fee/.test(reason)), reasons.join('\n')).toBe(true);
+    expect(stats.accepted).toBeGreaterThan(0.9 * stats.submitted);
+
+    const own = new Set(wallets.addresses());
+    const accepted = node.submissions.filter((submission) => submission.outcome !== 'rejected');
+    const paysFresh = (submission: (typeof accepted)[number]) =>
+      submission.transaction.outputs.filter(
+        (output) => !wallets.walletFor(output.scriptPublicKey) && output.scriptPublicKey.script.length === 34,
+      ).length;
+    expect(accepted.some((submission) => submission.transaction.outputs.length >= 5 && paysFresh(submission) > 0)).toBe(true);
+    expect(
+      accepted.some((submission) => submission.transaction.inputs.length >= 6 && submission.transaction.outputs.length === 1),
+    ).toBe(true);
+    const payloads = accepted.map((submission) => submission.transaction.payload).filter((payload) => payload.length > 0);
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    const isText = (payload: Uint8Array) => {
+      try {
+        return /^[\x20-\x7e]+$/.test(decoder.decode(payload));
+      } catch {
+        return false;
+      }
+    };
+    expect(payloads.some(isText)).toBe(true);
+    expect(payloads.some((payload) => !isText(payload))).toBe(true);
+    expect(node.replacements).toBeGreaterThan(0);
+    expect(node.unorphaned).toBeGreaterThan(0);
+    const orphanSubmission = accepted.find((submission) => submission.outcome === 'orphaned');
+    expect(orphanSubmission?.allowOrphan).toBe(true);
+    expect(own.size).toBe(6);
+
+    expect(generator.running).toBe(false);
+    expect(stats.inFlight).toBe(0);
+    const countAfterStop = node.submissions.length;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(node.submissions.length).toBe(countAfterStop);
+  });
+
+  it('never spends coinbase outputs before they mature, and spends them once they have', async () => {
+    const run = scenario(1_500, { rate: 20 }, { verifySignatures: false });
+    const coinbase = { mature: new Set<string>(), immature: new Set<string>() };
+    for (const { outpoint, entry } of run.node.confirmed.values()) {
+      if (!entry.isCoinbase) continue;
+      const key = `${bytesToHex(outpoint.transactionId)}:${outpoint.index}`;
+      (entry.blockDaaScore + COINBASE_MATURITY <= START_DAA ? coinbase.mature : coinbase.immature).add(key);
+    }
+    expect([coinbase.mature.size, coinbase.immature.size]).toEqual([6, 6]);
+    await runToHorizon(run);
+    const spent = new Set(
+      run.node.submissions.flatMap((submission) =>
+        submission.transaction.inputs.map((input) => `${bytesToHex(input.previousOutpoint.transactionId)}:${input.previousOutpoint.index}`),
+      ),
+    );
+    expect([...coinbase.immature].filter((key) => spent.has(key))).toEqual([]);
+    expect([...coinbase.mature].some((key) => spent.has(key))).toBe(true);
+    expect(Object.keys(run.generator.stats().rejectionsByReason).some((reason) => /immature/.test(reason))).toBe(false);
+  });
+
+  it('survives rejections and timeouts, counting them per reason', async () => {
+    const run = scenario(3_000, { rate: 20 }, { rejectEvery: 7, timeoutEvery: 11, verifySignatures: false });
+    await runToHorizon(run);
+    const stats = run.generator.stats();
+    expect(stats.rejected).toBeGreaterThanOrEqual(7);
+    expect(stats.failed).toBeGreaterThanOrEqual(4);
+    expect(stats.rejectionsByReason['Rejected transaction <hash>: simulated policy rejection']).toBeGreaterThanOrEqual(7);
+    expect(stats.rejectionsByReason.timeout).toBe(stats.failed);
+    expect(run.errors).toHaveLength(stats.failed);
+    const lastSecond = run.node.submissions.filter((submission) => submission.at > 2_000 && submission.at <= 3_000);
+    expect(lastSecond.length).toBeGreaterThanOrEqual(17);
+    expect(stats.accepted).toBeGreaterThan(stats.submitted / 2);
+  });
+
+  it('keeps at most maxInFlight submissions waiting and settles them all on stop', async () => {
+    const wallets = createWalletSet({ seed: 'bounded', count: 3 });
+    let node: FakeRpcNode | null = null;
+    const clock = new FakeClock(Number.POSITIVE_INFINITY, () => node!.mineBlock());
+    node = new FakeRpcNode(wallets, { now: () => clock.now(), virtualDaaScore: START_DAA });
+    fund(node, wallets);
+    const held: (() => void)[] = [];
+    const rpc: RpcCaller = {
+      call: <M extends RpcMethodName>(method: M, params: RpcRequest<M>): Promise<RpcResponse<M>> => {
+        if (method !== 'submitTransaction' && method !== 'submitTransactionReplacement') return node!.rpc.call(method, params);
+        return new Promise((resolve, reject) => {
+          held.push(() => node!.rpc.call(method, params).then(resolve, reject));
+        });
+      },
+    };
+    const generator = createTrafficGenerator({ rpc, wallets, random: seededRandom(3), clock, rate: 100, maxInFlight: 5 });
+    clock.generator = generator;
+    generator.start();
+    for (let tick = 0; tick < 200 && held.length < 5; tick++) await new Promise((resolve) => setTimeout(resolve, 1));
+    for (let tick = 0; tick < 20; tick++) await new Promise((resolve) => setTimeout(resolve, 1));
+    expect(generator.stats().inFlight).toBe(5);
+    expect(held).toHaveLength(5);
+    expect(generator.stats().submitted).toBe(5);
+    let stopped = false;
+    const stopping = generator.stop().then(() => (stopped = true));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(stopped).toBe(false);
+    while (!stopped) {
+      held.splice(0).forEach((release) => release());
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await stopping;
+    expect(generator.stats().inFlight).toBe(0);
+    expect(generator.stats().submitted).toBe(generator.stats().accepted + generator.stats().rejected);
+  });
+
+  it('counts a failing node as rejections without throwing', async () => {
+    const wallets = createWalletSet({ seed: 'always-rejects', count: 2 });
+    let node: FakeRpcNode | null = null;
+    const clock = new FakeClock(2_000, () => node!.mineBlock());
+    node = new FakeRpcNode(wallets, { now: () => clock.now(), virtualDaaScore: START_DAA });
+    fund(node, wallets);
+    const rpc: RpcCaller = {
+      call: <M extends RpcMethodName>(method: M, params: RpcRequest<M>): Promise<RpcResponse<M>> => {
+        if (method === 'submitTransaction') return Promise.reject(new RpcRejectedError(method, 'Rejected transaction: mempool is full (1234 transactions)'));
+        return node!.rpc.call(method, params);
+      },
+    };
+    const generator = createTrafficGenerator({ rpc, wallets, random: seededRandom(5), clock, rate: 10 });
+    clock.generator = generator;
+    generator.start();
+    await clock.finished();
+    const stats = generator.stats();
+    expect(stats.rejectionsByReason['Rejected transaction: mempool is full (<n> transactions)']).toBe(stats.rejected);
+    expect(stats.rejected).toBeGreaterThanOrEqual(15);
+    expect(wallets.wallets.every((wallet) => wallet.pendingTransactions().length === 0)).toBe(true);
+  });
+});
+
+describe('rejectionReason', () => {
+  it('masks hashes, addresses and numbers so equal causes group together', () => {
+    const hash = 'ab'.repeat(32);
+    expect(rejectionReason(`Rejected transaction ${hash}: output 2 of kaspadev:qqxyz09 is dust (546 sompi)`)).toBe(
+      'Rejected transaction <hash>: output <n> of <address> is dust (<n> sompi)',
+    );
+  });
+});

@@ -1,0 +1,505 @@
+/**
+ * Devnet transaction traffic: a steady stream of realistic transactions from a WalletSet, submitted through the
+ * node's wRPC methods (submitTransaction, submitTransactionReplacement). A token bucket holds the rate (one token
+ * per submission), at most `maxInFlight` submissions wait for the node at once, and node rejections are counted per
+ * reason, never thrown.
+ *
+ * Kinds: payments (1–3 inputs, 1–3 outputs, change), fan-outs to fresh and known addresses, consolidations of many
+ * small UTXOs, payloads (text and binary), replacements (a payment at the minimum fee, then, once the node holds it,
+ * submitTransactionReplacement of the same payment at a higher feerate), and orphans (a child submitted with
+ * allowOrphan before its parent). Wallet UTXOs are re-read every `refreshIntervalMs`; callers with a subscription can
+ * also feed UtxosChanged to the WalletSet (`followUtxosChanged`).
+ */
+import { bytesToHex } from '../kaspa/bytes';
+import { RpcError } from '../rpc/errors';
+import { transactionToRpc, type RpcCaller } from './rpc-transaction';
+import { storageSafeAmount, WalletError, type BuiltTransaction, type Payment, type SpendableUtxo, type Wallet, type WalletSet } from './wallet';
+
+export const TRAFFIC_KINDS = [
+  'payment',
+  'fanOut',
+  'consolidation',
+  'textPayload',
+  'binaryPayload',
+  'replacement',
+  'orphan',
+] as const;
+export type TrafficKind = (typeof TRAFFIC_KINDS)[number];
+
+/** Relative weights; a kind that cannot be built at the moment falls back to a payment. */
+export const DEFAULT_TRAFFIC_MIX: Readonly<Record<TrafficKind, number>> = Object.freeze({
+  payment: 50,
+  fanOut: 8,
+  consolidation: 6,
+  textPayload: 10,
+  binaryPayload: 8,
+  replacement: 8,
+  orphan: 10,
+});
+
+export interface Clock {
+  /** Milliseconds. */
+  now(): number;
+  sleep(milliseconds: number): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => performance.now(),
+  sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
+};
+
+/** A seeded PRNG (mulberry32) returning floats in [0, 1), for reproducible traffic. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let mixed = state;
+    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
+    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+export type TrafficErrorSource = TrafficKind | 'refresh' | 'loop';
+
+export interface TrafficGeneratorOptions {
+  rpc: RpcCaller;
+  wallets: WalletSet;
+  /** Submissions per second; default 20. */
+  rate?: number;
+  /** Uniform floats in [0, 1); pass `seededRandom(seed)` for reproducible traffic. */
+  random: () => number;
+  /** Failures other than node rejections: transport errors, failed refreshes, unexpected exceptions. */
+  onError?: (error: unknown, source: TrafficErrorSource) => void;
+  clock?: Clock;
+  /** Submissions awaiting the node at once; default 64. */
+  maxInFlight?: number;
+  /** Token bucket capacity, absorbing timer and event-loop lateness; default max(2, rate / 4). */
+  burst?: number;
+  /** How often wallets re-read their UTXOs and the virtual DAA score; default 1000 ms. */
+  refreshIntervalMs?: number;
+  mix?: Partial<Record<TrafficKind, number>>;
+}
+
+export interface TrafficKindStats {
+  submitted: number;
+  accepted: number;
+  rejected: number;
+}
+
+export interface TrafficStats {
+  /** Submission calls made (an orphan pair counts two). */
+  submitted: number;
+  accepted: number;
+  /** The node answered with an error. */
+  rejected: number;
+  /** No answer: timeouts, lost connections, protocol errors. */
+  failed: number;
+  byKind: Record<TrafficKind, TrafficKindStats>;
+  /** Rejection and failure reasons, with hashes, addresses and numbers masked. */
+  rejectionsByReason: Record<string, number>;
+  /** Transactions not built, by `kind:reason` (no spendable funds, storage mass, …). */
+  skippedByReason: Record<string, number>;
+  refreshFailures: number;
+  inFlight: number;
+}
+
+export interface TrafficGenerator {
+  start(): void;
+  /** Stops planning new transactions; resolves once every in-flight submission has settled. */
+  stop(): Promise<void>;
+  readonly running: boolean;
+  stats(): TrafficStats;
+}
+
+/** Masks what varies between occurrences of the same rejection: hashes, addresses and numbers. */
+export function rejectionReason(message: string): string {
+  return message
+    .replace(/kaspa(?:dev|test|sim)?:[0-9a-z]+/g, '<address>')
+    .replace(/\b[0-9a-f]{64}\b/gi, '<hash>')
+    .replace(/\d+/g, '<n>')
+    .slice(0, 160);
+}
+
+const TEXT_PAYLOADS = [
+  'hello from the dagboard devnet',
+  'gm kaspa',
+  'invoice 42: two coffees',
+  'blockdag says hi',
+  'ping',
+  'payment for services rendered',
+  '{"p":"note","msg":"devnet traffic"}',
+];
+
+interface Submission {
+  wallet: Wallet;
+  built: BuiltTransaction;
+  method: 'submitTransaction' | 'submitTransactionReplacement';
+  allowOrphan: boolean;
+  /** For a replacement: the transaction it replaces. */
+  replaces?: string;
+}
+
+interface Plan {
+  kind: TrafficKind;
+  /** Submissions in order; `replace` follows an accepted predecessor with its fee-bumped replacement. */
+  steps: (Submission | 'replace')[];
+}
+
+class PlanSkipped extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+function emptyKindStats(): Record<TrafficKind, TrafficKindStats> {
+  return Object.fromEntries(TRAFFIC_KINDS.map((kind) => [kind, { submitted: 0, accepted: 0, rejected: 0 }])) as Record<
+    TrafficKind,
+    TrafficKindStats
+  >;
+}
+
+export function createTrafficGenerator(options: TrafficGeneratorOptions): TrafficGenerator {
+  const { rpc, wallets, random, onError } = options;
+  const clock = options.clock ?? systemClock;
+  const rate = options.rate ?? 20;
+  if (!(rate > 0)) throw new RangeError(`rate must be positive, got ${rate}`);
+  const burst = options.burst ?? Math.max(2, rate / 4);
+  if (!(burst >= 1)) throw new RangeError(`burst must be at least 1, got ${burst}`);
+  const maxInFlight = options.maxInFlight ?? 64;
+  const refreshIntervalMs = options.refreshIntervalMs ?? 1000;
+  const mix = { ...DEFAULT_TRAFFIC_MIX, ...options.mix };
+  const totalWeight = TRAFFIC_KINDS.reduce((sum, kind) => sum + Math.max(0, mix[kind]), 0);
+  if (!(totalWeight > 0)) throw new RangeError('the traffic mix needs a positive weight');
+
+  const counters = {
+    submitted: 0,
+    accepted: 0,
+    rejected: 0,
+    failed: 0,
+    refreshFailures: 0,
+    byKind: emptyKindStats(),
+    rejectionsByReason: {} as Record<string, number>,
+    skippedByReason: {} as Record<string, number>,
+  };
+  const inFlight = new Set<Promise<void>>();
+  /** Transactions of plans still running: other plans do not chain on their change. */
+  const unsettled = new Set<string>();
+  /** The token bucket; a submission takes a token when it is made, so the bucket may briefly go below zero. */
+  let tokens = 0;
+  let running = false;
+  let loop: Promise<void> | null = null;
+  let sequence = 0;
+
+  const report = (error: unknown, source: TrafficErrorSource) => {
+    if (!onError) return;
+    try {
+      onError(error, source);
+    } catch {
+      // A failing observer must not stop the traffic.
+    }
+  };
+  const bump = (record: Record<string, number>, key: string) => {
+    record[key] = (record[key] ?? 0) + 1;
+  };
+
+  const integer = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const shuffled = <T>(items: readonly T[]): T[] => {
+    const copy = [...items];
+    for (let i = copy.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+    }
+    return copy;
+  };
+  /** Spendable outputs, leaving out the change of transactions whose plan is still running. */
+  const usable = (wallet: Wallet): SpendableUtxo[] =>
+    wallet.spendableUtxos().filter((utxo) => !unsettled.has(bytesToHex(utxo.outpoint.transactionId)));
+  const balanceOf = (utxos: readonly SpendableUtxo[]) => utxos.reduce((sum, utxo) => sum + utxo.entry.amount, 0n);
+  const scaled = (amount: bigint, factor: number) => (amount * BigInt(Math.round(factor * 1_000_000))) / 1_000_000n;
+
+  const fundedSender = (minimum: bigint): { wallet: Wallet; utxos: SpendableUtxo[] } => {
+    const funded = wallets.wallets
+      .map((wallet) => ({ wallet, utxos: usable(wallet) }))
+      .filter(({ utxos }) => balanceOf(utxos) >= minimum);
+    if (funded.length === 0) throw new PlanSkipped('no_funded_wallet');
+    return pick(funded);
+  };
+  const otherAddress = (sender: Wallet): string => {
+    const others = wallets.wallets.filter((wallet) => wallet !== sender);
+    return others.length > 0 ? pick(others).address : wallets.freshAddress();
+  };
+  /** Splits `budget` into `count` payments of at least `floor` each, or fewer payments if the budget is short. */
+  const splitPayments = (sender: Wallet, budget: bigint, count: number): Payment[] => {
+    let outputs = count;
+    while (outputs > 1 && budget / BigInt(outputs) < storageSafeAmount(outputs + 1)) outputs -= 1;
+    const floor = storageSafeAmount(outputs + 1);
+    if (budget / BigInt(outputs) < floor) throw new PlanSkipped('budget_below_storage_safe_amount');
+    const spare = budget - floor * BigInt(outputs);
+    const weights = Array.from({ length: outputs }, () => 1 + random());
+    const weightTotal = weights.reduce((a, b) => a + b, 0);
+    return weights.map((weight) => ({ to: otherAddress(sender), amount: floor + scaled(spare, weight / weightTotal) }));
+  };
+
+  const payment = (payload?: Uint8Array): Submission[] => {
+    const { wallet, utxos } = fundedSender(storageSafeAmount(4) * 2n);
+    const inputs = shuffled(utxos).slice(0, integer(1, 3));
+    const budget = scaled(balanceOf(inputs), 0.1 + 0.5 * random());
+    const outputs = payload ? 1 : integer(1, 3);
+    try {
+      return [submission(wallet, wallet.buildTransaction({ inputs, payments: splitPayments(wallet, budget, outputs), payload }))];
+    } catch (error) {
+      if (!(error instanceof WalletError || error instanceof PlanSkipped)) throw error;
+      const fallback = splitPayments(wallet, storageSafeAmount(2) * BigInt(integer(1, 5)), 1);
+      return [submission(wallet, wallet.buildTransaction({ candidates: utxos, payments: fallback, payload }))];
+    }
+  };
+
+  const fanOut = (): Submission[] => {
+    const count = integer(4, 12);
+    const floor = storageSafeAmount(count + 1);
+    const { wallet, utxos } = fundedSender(floor * BigInt(count) * 4n);
+    const payments = Array.from({ length: count }, () => ({
+      to: random() < 0.5 ? wallets.freshAddress() : otherAddress(wallet),
+      amount: scaled(floor, 1 + 2 * random()),
+    }));
+    return [submission(wallet, wallet.buildTransaction({ candidates: utxos, payments }))];
+  };
+
+  const consolidation = (): Submission[] => {
+    const [busiest] = wallets.wallets
+      .map((wallet) => ({ wallet, utxos: usable(wallet) }))
+      .sort((a, b) => b.utxos.length - a.utxos.length);
+    if (!busiest || busiest.utxos.length < 6) throw new PlanSkipped('too_few_utxos');
+    const smallest = [...busiest.utxos].sort((a, b) => (a.entry.amount < b.entry.amount ? -1 : a.entry.amount > b.entry.amount ? 1 : 0));
+    const inputs = smallest.slice(0, integer(6, 30));
+    return [submission(busiest.wallet, busiest.wallet.buildTransaction({ inputs }))];
+  };
+
+  const textPayload = (): Submission[] =>
+    payment(new TextEncoder().encode(`${pick(TEXT_PAYLOADS)} #${sequence}`));
+
+  const binaryPayload = (): Submission[] => {
+    const bytes = Uint8Array.from({ length: integer(8, 160) }, () => Math.floor(random() * 256));
+    return payment(bytes);
+  };
+
+  /** A payment at the minimum fee, then, once the node has it, the same payment at a higher feerate. */
+  const replacement = (): Plan['steps'] => [...payment(), 'replace'];
+
+  const orphan = (): Submission[] => {
+    const { wallet, utxos } = fundedSender(storageSafeAmount(2) * 8n);
+    const parent = wallet.buildTransaction({ candidates: utxos, payments: splitPayments(wallet, storageSafeAmount(2) * 2n, 1) });
+    if (!parent.change) throw new PlanSkipped('parent_without_change');
+    wallet.track(parent);
+    try {
+      const budget = scaled(parent.change.entry.amount, 0.2 + 0.4 * random());
+      const child = wallet.buildTransaction({ inputs: [parent.change], payments: splitPayments(wallet, budget, 1) });
+      wallet.track(child);
+      return [
+        { wallet, built: child, method: 'submitTransaction', allowOrphan: true },
+        { wallet, built: parent, method: 'submitTransaction', allowOrphan: false },
+      ];
+    } catch (error) {
+      wallet.release(parent.id);
+      throw error;
+    }
+  };
+
+  function submission(wallet: Wallet, built: BuiltTransaction): Submission {
+    wallet.track(built);
+    return { wallet, built, method: 'submitTransaction', allowOrphan: false };
+  }
+
+  const builders: Record<TrafficKind, () => Plan['steps']> = {
+    payment: () => payment(),
+    fanOut,
+    consolidation,
+    textPayload,
+    binaryPayload,
+    replacement,
+    orphan,
+  };
+
+  const chooseKind = (): TrafficKind => {
+    let ticket = random() * totalWeight;
+    for (const kind of TRAFFIC_KINDS) {
+      ticket -= Math.max(0, mix[kind]);
+      if (ticket < 0) return kind;
+    }
+    return 'payment';
+  };
+
+  const tryPlan = (kind: TrafficKind): Plan | null => {
+    try {
+      return { kind, steps: builders[kind]() };
+    } catch (error) {
+      if (error instanceof PlanSkipped || error instanceof WalletError) {
+        bump(counters.skippedByReason, `${kind}:${error instanceof WalletError ? error.code : error.reason}`);
+      } else {
+        bump(counters.skippedByReason, `${kind}:error`);
+        report(error, kind);
+      }
+      return null;
+    }
+  };
+
+  /** Builds (and tracks) the next transactions, falling back to a plain payment. */
+  const plan = (): Plan | null => {
+    sequence += 1;
+    const kind = chooseKind();
+    return tryPlan(kind) ?? (kind === 'payment' ? null : tryPlan('payment'));
+  };
+
+  const submit = async (kind: TrafficKind, item: Submission): Promise<boolean> => {
+    const { wallet, built } = item;
+    tokens -= 1;
+    counters.submitted += 1;
+    counters.byKind[kind].submitted += 1;
+    try {
+      const transaction = transactionToRpc(built.transaction);
+      if (item.method === 'submitTransactionReplacement') {
+        await rpc.call('submitTransactionReplacement', { transaction });
+        wallet.completeReplacement(item.replaces!, built);
+      } else {
+        await rpc.call('submitTransaction', { transaction, allowOrphan: item.allowOrphan });
+      }
+      counters.accepted += 1;
+      counters.byKind[kind].accepted += 1;
+      return true;
+    } catch (error) {
+      // Also after a timeout or a lost connection: should the node have the transaction after all, spending its inputs
+      // again is rejected as a double spend and the next refresh shows them spent.
+      const rejected = error instanceof RpcError && error.kind === 'rejected';
+      if (item.replaces) wallet.abortReplacement(item.replaces);
+      else wallet.release(built.id);
+      if (rejected) {
+        counters.rejected += 1;
+        counters.byKind[kind].rejected += 1;
+        bump(counters.rejectionsByReason, rejectionReason(error.message));
+      } else {
+        counters.failed += 1;
+        bump(counters.rejectionsByReason, error instanceof RpcError ? error.kind : 'error');
+        report(error, kind);
+      }
+      return false;
+    }
+  };
+
+  /**
+   * Runs a plan's submissions in order. Until the plan is done its transactions are unsettled, so no plan made
+   * meanwhile chains on their change: an orphan's parent may not be submitted yet, a replaced transaction's change
+   * is about to vanish, and a transaction not yet answered may be rejected.
+   */
+  const execute = async ({ kind, steps }: Plan): Promise<void> => {
+    const marked = steps.filter((step): step is Submission => step !== 'replace').map((item) => item.built.id);
+    for (const id of marked) unsettled.add(id);
+    try {
+      let previous: Submission | null = null;
+      for (const step of steps) {
+        let item: Submission;
+        if (step === 'replace') {
+          if (!previous) return;
+          const { wallet, built } = previous;
+          try {
+            item = { wallet, built: wallet.buildReplacement(built.id), method: 'submitTransactionReplacement', allowOrphan: false, replaces: built.id };
+          } catch (error) {
+            if (!(error instanceof WalletError)) throw error;
+            bump(counters.skippedByReason, `${kind}:${error.code}`);
+            return;
+          }
+          unsettled.add(item.built.id);
+          marked.push(item.built.id);
+        } else {
+          item = step;
+        }
+        previous = (await submit(kind, item)) ? item : null;
+      }
+    } finally {
+      for (const id of marked) unsettled.delete(id);
+    }
+  };
+
+  const launch = (next: Plan) => {
+    const job = execute(next).catch((error: unknown) => report(error, next.kind));
+    const tracked = job.finally(() => inFlight.delete(tracked));
+    inFlight.add(tracked);
+  };
+
+  const refresh = async () => {
+    try {
+      await wallets.refresh(rpc);
+    } catch (error) {
+      counters.refreshFailures += 1;
+      report(error, 'refresh');
+    }
+  };
+
+  const run = async () => {
+    const tokenIntervalMs = 1000 / rate;
+    tokens = 0;
+    let last = clock.now();
+    let lastRefresh = Number.NEGATIVE_INFINITY;
+    while (running) {
+      const now = clock.now();
+      tokens = Math.min(burst, tokens + ((now - last) * rate) / 1000);
+      last = now;
+      if (now - lastRefresh >= refreshIntervalMs) {
+        lastRefresh = now;
+        await refresh();
+        continue;
+      }
+      if (inFlight.size >= maxInFlight) {
+        await Promise.race(inFlight);
+        continue;
+      }
+      if (tokens < 1) {
+        await clock.sleep((1 - tokens) * tokenIntervalMs);
+        continue;
+      }
+      const next = plan();
+      if (!next) {
+        await clock.sleep(tokenIntervalMs);
+        continue;
+      }
+      launch(next);
+    }
+    await Promise.allSettled([...inFlight]);
+  };
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      const previous = loop ?? Promise.resolve();
+      loop = previous.then(run).catch((error: unknown) => {
+        running = false;
+        report(error, 'loop');
+      });
+    },
+    async stop() {
+      running = false;
+      await loop;
+    },
+    get running() {
+      return running;
+    },
+    stats() {
+      return {
+        submitted: counters.submitted,
+        accepted: counters.accepted,
+        rejected: counters.rejected,
+        failed: counters.failed,
+        byKind: Object.fromEntries(TRAFFIC_KINDS.map((kind) => [kind, { ...counters.byKind[kind] }])) as Record<
+          TrafficKind,
+          TrafficKindStats
+        >,
+        rejectionsByReason: { ...counters.rejectionsByReason },
+        skippedByReason: { ...counters.skippedByReason },
+        refreshFailures: counters.refreshFailures,
+        inFlight: inFlight.size,
+      };
+    },
+  };
+}
