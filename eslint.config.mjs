@@ -16,7 +16,7 @@ const config = [
     },
   },
   {
-    files: ['lib/env.ts', 'playwright.config.ts', 'vitest.config.ts', 'e2e/**', 'bench/**'],
+    files: ['lib/env.ts', 'instrumentation.ts', 'playwright.config.ts', 'vitest.config.ts', 'e2e/**', 'bench/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
 ];

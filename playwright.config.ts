@@ -42,6 +42,7 @@ export default defineConfig({
       DATA_DIR: './data/e2e',
       DEVNET_PERSIST: 'false',
       DEVNET_SEED: 'e2e',
+      DEVNET_RPC_PORT: '0',
     },
   },
 });

@@ -8,12 +8,18 @@ test('GET /api/health answers ok as JSON without caching', async ({ request }) =
   expect(await response.json()).toEqual({ status: 'ok' });
 });
 
-test('GET /api/status reports readiness as JSON', async ({ request }) => {
-  const response = await request.get('/api/status');
-  expect(response.status()).toBe(200);
-  const body = await response.json();
-  expect(typeof body.ready).toBe('boolean');
-  expect(body.uptimeSeconds).toBeGreaterThanOrEqual(0);
-  expect(body).toHaveProperty('node');
-  expect(body).toHaveProperty('indexer');
+test('GET /api/status reports the embedded devnet as a live, synced node', async ({ request }) => {
+  const read = async () => {
+    const response = await request.get('/api/status');
+    expect(response.status()).toBe(200);
+    expect(response.headers()['cache-control']).toBe('no-store');
+    return response.json();
+  };
+  await expect.poll(async () => (await read()).ready, { timeout: 60_000 }).toBe(true);
+  const first = await read();
+  expect(first.node).toMatchObject({ kind: 'embedded-devnet', connected: true, network: 'devnet', isSynced: true });
+  expect(first.indexer).toBeNull();
+  await expect
+    .poll(async () => BigInt((await read()).node.virtualDaaScore), { timeout: 30_000 })
+    .toBeGreaterThan(BigInt(first.node.virtualDaaScore));
 });

@@ -1,7 +1,9 @@
+import { getRuntime } from '@/lib/runtime';
 import { getStatus } from '@/lib/status';
 
 export const dynamic = 'force-dynamic';
 
-export function GET() {
-  return Response.json(getStatus(), { headers: { 'cache-control': 'no-store' } });
+export async function GET() {
+  const runtime = await getRuntime().catch(() => null);
+  return Response.json(await getStatus(runtime), { headers: { 'cache-control': 'no-store' } });
 }

@@ -1,0 +1,9 @@
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  try {
+    const { getRuntime } = await import('./lib/runtime');
+    await getRuntime();
+  } catch (error) {
+    console.error('[dagboard] start-up failed:', error instanceof Error ? error.message : error);
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Worker-thread entry of the embedded devnet (started by lib/runtime): runs the node on its own event loop so mining
+ * and validation never stall the app's request handling, and serves it over wRPC on a loopback port. The app then
+ * talks to it through lib/rpc exactly as it would to a real kaspad.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { createDevnetNode, type DevnetNodeEvent } from './node';
+
+export interface DevnetWorkerData {
+  kind: 'dagboard-devnet';
+  seed: string;
+  blocksPerSecond: number;
+  txPerSecond: number;
+  miners: number;
+  persistenceDir: string | null;
+  port: number;
+}
+
+export type DevnetWorkerMessage =
+  | { type: 'ready'; url: string }
+  | { type: 'event'; description: string }
+  | { type: 'failed'; message: string }
+  | { type: 'stopped' };
+
+function describe(event: DevnetNodeEvent): string {
+  switch (event.type) {
+    case 'replayed':
+      return `replayed ${event.blocks} blocks (${event.rejected} rejected) in ${(event.milliseconds / 1000).toFixed(1)} s`;
+    case 'listening':
+      return `listening on ${event.url}`;
+    case 'error':
+      return `error in ${event.source}: ${event.error instanceof Error ? event.error.message : String(event.error)}`;
+  }
+}
+
+async function run(port: NonNullable<typeof parentPort>, data: DevnetWorkerData): Promise<void> {
+  const post = (message: DevnetWorkerMessage) => port.postMessage(message);
+  const node = createDevnetNode({
+    seed: data.seed,
+    blocksPerSecond: data.blocksPerSecond,
+    txPerSecond: data.txPerSecond,
+    miners: data.miners,
+    persistence: data.persistenceDir === null ? null : { dir: data.persistenceDir },
+    onEvent: (event) => post({ type: 'event', description: describe(event) }),
+  });
+  port.on('message', (message: { type: 'stop' }) => {
+    if (message.type === 'stop') void node.stop().then(() => post({ type: 'stopped' }));
+  });
+  await node.start();
+  post({ type: 'ready', url: await node.listen(data.port) });
+}
+
+const data = workerData as DevnetWorkerData | undefined;
+if (parentPort && data?.kind === 'dagboard-devnet') {
+  const port = parentPort;
+  run(port, data).catch((error: unknown) =>
+    port.postMessage({ type: 'failed', message: error instanceof Error ? error.message : String(error) }),
+  );
+}

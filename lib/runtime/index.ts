@@ -1,0 +1,62 @@
+/**
+ * lib/runtime: the composition root. It reads the validated configuration once, starts or connects to the Kaspa
+ * node (the embedded devnet when KASPA_RPC_URL is unset), and wires the stages together. The single instance lives
+ * on globalThis because Next loads instrumentation and route handlers as separate module copies.
+ */
+import { join } from 'node:path';
+import { env, type Env } from '../env';
+import { createRpcClient, type RpcClient } from '../rpc';
+import { startEmbeddedDevnet, type EmbeddedDevnet } from './embedded-devnet';
+
+export type NodeKind = 'embedded-devnet' | 'external';
+
+export interface Runtime {
+  readonly env: Env;
+  readonly nodeKind: NodeKind;
+  readonly rpc: RpcClient;
+  stop(): Promise<void>;
+}
+
+const RUNTIME_KEY = Symbol.for('dagboard.runtime');
+type RuntimeHolder = typeof globalThis & { [RUNTIME_KEY]?: Promise<Runtime> };
+
+function log(line: string): void {
+  console.log(`[dagboard] ${line}`);
+}
+
+async function createRuntime(config: Env): Promise<Runtime> {
+  let devnet: EmbeddedDevnet | undefined;
+  let nodeUrl = config.KASPA_RPC_URL;
+  if (nodeUrl === undefined) {
+    devnet = await startEmbeddedDevnet({
+      projectRoot: process.cwd(),
+      seed: config.DEVNET_SEED,
+      blocksPerSecond: config.DEVNET_BLOCKS_PER_SECOND,
+      txPerSecond: config.DEVNET_TX_PER_SECOND,
+      miners: config.DEVNET_MINERS,
+      persistenceDir: config.DEVNET_PERSIST ? join(config.DATA_DIR, 'devnet') : null,
+      port: config.DEVNET_RPC_PORT,
+      log: (line) => log(`devnet: ${line}`),
+    });
+    nodeUrl = devnet.url;
+  }
+  const rpc = createRpcClient({ url: nodeUrl, onError: (error) => log(`node connection: ${error.message}`) });
+  return {
+    env: config,
+    nodeKind: devnet ? 'embedded-devnet' : 'external',
+    rpc,
+    async stop() {
+      await rpc.close();
+      await devnet?.stop();
+    },
+  };
+}
+
+export function getRuntime(): Promise<Runtime> {
+  const holder = globalThis as RuntimeHolder;
+  holder[RUNTIME_KEY] ??= createRuntime(env).catch((error: unknown) => {
+    delete holder[RUNTIME_KEY];
+    throw error;
+  });
+  return holder[RUNTIME_KEY];
+}
