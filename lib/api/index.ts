@@ -1,0 +1,112 @@
+/**
+ * lib/api owns the /v1 machinery: the endpoint wrapper (key check, RU charge, headers), the cost table, the error type
+ * and its one body shape; the endpoint logic lives beside it later.
+ *   - costs.ts     the one cost table (integer milli-RU per route id "METHOD /v1/path/{param}"), RU formatting
+ *   - errors.ts    ApiError, the problem+json shape, mapping of zod / RPC / unknown failures
+ *   - keys.ts      key format, SHA-256 digests, constant-time check, KeyStore (memory, SQL), seeding, the migration
+ *   - metering.ts  Meter: atomic check-and-charge per second window and UTC month (in-process, Redis) with refunds
+ *   - schemas.ts   per-call limits and the shared zod pieces (hex, address, bounded lists, page size, u64)
+ *   - endpoint.ts  endpointDefiner(getContext) → defineEndpoint(...) → Next route handler; CORS, caching helpers
+ *   - usage.ts     the body of GET /v1/usage
+ *   - keys-cli.ts  the `npm run keys` commands (create, list, disable) over a KeyStore
+ * Nothing here reads process.env or holds module state; the composition root builds the ApiContext.
+ */
+export {
+  costOf,
+  formatRu,
+  MAX_ROUTE_COST,
+  MILLI_RU_PER_RU,
+  parseRu,
+  ROUTE_COSTS,
+  ROUTE_IDS,
+  routeMethod,
+  routePath,
+} from './costs';
+export type { HttpMethod, RouteId } from './costs';
+export {
+  ApiError,
+  formatIssuePath,
+  fromRpcError,
+  fromZodError,
+  PROBLEM_CONTENT_TYPE,
+  problemBody,
+  problemResponse,
+  problemType,
+  redactSecrets,
+  toApiError,
+} from './errors';
+export type { ApiErrorInit, ErrorLogEntry, FieldError, Logger, ProblemBody } from './errors';
+export {
+  API_KEY_HEADER,
+  API_KEY_PREFIX,
+  API_KEY_RANDOM_BYTES,
+  API_KEYS_MIGRATION,
+  authenticateApiKey,
+  createApiKey,
+  createCachedKeyStore,
+  createMemoryKeyStore,
+  createSqlKeyStore,
+  DEFAULT_KEY_LIMITS,
+  digestsEqual,
+  generateApiKey,
+  hashApiKey,
+  seedApiKeys,
+  seededKeyId,
+  validateKeyLimits,
+} from './keys';
+export type { ApiKeyLimits, ApiKeyRecord, CreateKeyOptions, KeyCacheOptions, KeyStore, SqlQueryable } from './keys';
+export { createMemoryMeter, createMeter, createRedisMeter, secondsUntil, windowsAt } from './metering';
+export type {
+  ChargeOutcome,
+  ChargeReceipt,
+  ChargeResult,
+  Meter,
+  MeterSettings,
+  MeterSetup,
+  MeterState,
+  MeterUsage,
+  RedisMeterOptions,
+  Windows,
+} from './metering';
+export {
+  cacheControl,
+  corsHeaders,
+  corsPreflight,
+  DEFAULT_BODY_LIMIT,
+  endpointDefiner,
+  etagOf,
+  EXPOSED_HEADERS,
+  ifNoneMatchMatches,
+  meteringHeaders,
+  methodNotAllowed,
+  requestIdOf,
+  routeNotFound,
+  SUBMIT_BLOCK_BODY_LIMIT,
+} from './endpoint';
+export type {
+  ApiContext,
+  CachePolicy,
+  EndpointDefinition,
+  EndpointResult,
+  HandlerInput,
+  RouteContext,
+  RouteHandler,
+} from './endpoint';
+export {
+  addressString,
+  boundedList,
+  checkDaaScoreRange,
+  decimalU64,
+  hexBytes,
+  hexString,
+  MAX_ADDRESSES_PER_CALL,
+  MAX_DAA_SCORE_RANGE,
+  MAX_TRANSACTION_IDS_PER_CALL,
+  PAGE_LIMIT,
+  pageLimit,
+  queryBoolean,
+} from './schemas';
+export { usageReport } from './usage';
+export type { UsageReport } from './usage';
+export { KEYS_USAGE, runKeysCommand } from './keys-cli';
+export type { KeysCliIo } from './keys-cli';

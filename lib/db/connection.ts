@@ -1,0 +1,127 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
+import pg from 'pg';
+
+/** Anything SQL can be sent to: the database itself or an open transaction. */
+export interface Queryable {
+  /** One statement with `$n` parameters; rows come back with the normalised types described on `Db`. */
+  query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  /** Several `;`-separated statements without parameters (migrations, ANALYZE). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface QueryResult<T> {
+  rows: T[];
+  /** Rows inserted, updated, deleted or returned by the statement. */
+  rowCount: number;
+}
+
+/**
+ * Both backends hand back the same JavaScript values: int8 → bigint, numeric → decimal string, bytea → Uint8Array
+ * (never Node's Buffer), int2/int4 → number, float8 → number, bool → boolean, arrays element-wise.
+ */
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` inside BEGIN … COMMIT, rolling back if it throws. Transactions do not nest. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface OpenDbOptions {
+  /** `memory://` (in-memory PGlite), `postgres://…` / `postgresql://…` (a pool), or a PGlite data directory path. */
+  url: string;
+  /** Connections in the PostgreSQL pool. */
+  poolSize?: number;
+}
+
+export async function openDb({ url, poolSize = 10 }: OpenDbOptions): Promise<Db> {
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, poolSize);
+  if (url === 'memory://') return openPglite(undefined);
+  const dataDir = resolve(url);
+  await mkdir(dirname(dataDir), { recursive: true });
+  return openPglite(dataDir);
+}
+
+const PG_OID = { bytea: 17, int8: 20, byteaArray: 1001, int8Array: 1016 } as const;
+
+async function openPglite(dataDir: string | undefined): Promise<Db> {
+  const pglite = new PGlite({ dataDir, parsers: { [pgliteTypes.INT8]: (value: string) => BigInt(value) } });
+  await pglite.waitReady;
+  const queryable = (target: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
+    async query<T>(sql: string, params: readonly unknown[] = []) {
+      const result = await target.query<T>(sql, params as unknown[]);
+      return { rows: result.rows, rowCount: result.rowCount ?? result.affectedRows ?? result.rows.length };
+    },
+    async exec(sql: string) {
+      await target.exec(sql);
+    },
+  });
+  return {
+    kind: 'pglite',
+    ...queryable(pglite),
+    transaction: (fn) => pglite.transaction((tx) => fn(queryable(tx))),
+    close: () => pglite.close(),
+  };
+}
+
+const toBytes = (buffer: Buffer): Uint8Array => new Uint8Array(buffer);
+const toBytesOrNull = (buffer: Buffer | null): Uint8Array | null => (buffer === null ? null : toBytes(buffer));
+
+/** Per-pool type parsers (never pg's process-wide registry), so other pg users in the process are unaffected. */
+const postgresTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    const standard = pg.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown;
+    switch (oid) {
+      case PG_OID.int8:
+        return (value: string) => BigInt(value);
+      case PG_OID.int8Array:
+        return (value: string) =>
+          (standard(value) as (string | null)[]).map((item) => (item === null ? null : BigInt(item)));
+      case PG_OID.bytea:
+        return (value: string) => toBytes(standard(value) as Buffer);
+      case PG_OID.byteaArray:
+        return (value: string) => (standard(value) as (Buffer | null)[]).map(toBytesOrNull);
+      default:
+        return standard;
+    }
+  },
+} as pg.CustomTypesConfig;
+
+function openPostgres(url: string, poolSize: number): Db {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: postgresTypes });
+  // An idle connection the server drops (restart, admin command) is discarded by the pool and replaced on the next
+  // query; without a listener that error would crash the process.
+  pool.on('error', () => undefined);
+  const queryable = (target: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<T>(sql: string, params: readonly unknown[] = []) {
+      const result = await target.query(sql, params as unknown[]);
+      return { rows: result.rows as T[], rowCount: result.rowCount ?? result.rows.length };
+    },
+    async exec(sql: string) {
+      await target.query(sql);
+    },
+  });
+  return {
+    kind: 'postgres',
+    ...queryable(pool),
+    async transaction(fn) {
+      const client = await pool.connect();
+      let unusable: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const result = await fn(queryable(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollbackError: Error) => {
+          unusable = rollbackError;
+        });
+        throw error;
+      } finally {
+        client.release(unusable);
+      }
+    },
+    close: () => pool.end(),
+  };
+}

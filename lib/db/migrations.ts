@@ -1,0 +1,191 @@
+import type { Db } from './connection';
+
+/**
+ * Versioned schema changes. Append only: a shipped migration is never edited, a change is a new version. Every SQL
+ * text runs unchanged on PGlite 0.5 and PostgreSQL 15.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/*
+ * Storage choices (migration 1):
+ * - Hashes, ids, scripts and payloads are bytea: 32 bytes per hash instead of 64 hex characters, and bytea ordering is
+ *   byte order, which is also the order of the hex strings the API shows.
+ * - Unbounded u64 quantities (amounts, nonce, lock time, gas, mass, sequence) are numeric(20,0): int8 stops at 2^63−1.
+ *   Blue work (u192) is numeric(58,0).
+ * - u64 quantities that grow with time (timestamps in ms, DAA and blue scores) are int8: they stay below 2^63 for
+ *   hundreds of millions of years, and int8 keeps the keys used for ranges and paging small and fast.
+ * - bits and outpoint indices (u32) are int8 because int4 is signed; indices of a transaction's own inputs and
+ *   outputs are int4 (a transaction's mass bounds their count far below 2^31).
+ * - parents_by_level is ragged, which a 2-D SQL array cannot hold, so element i is level i's hashes concatenated.
+ * - Acceptance lives in its own table keyed by transaction, so a reorganisation deletes and inserts acceptance rows
+ *   by accepting block and never rewrites transactions or address history; "accepted" is derived by joining it.
+ * - Address history rows carry the transaction's block time so one index serves keyset paging in both directions.
+ *   A transaction's block time is fixed by its first insert, so those keys never move.
+ * - Only the indexes the API reads and the indexer's lookups need; no triggers, no foreign keys (ingest speed).
+ */
+const INITIAL_SCHEMA = `
+CREATE TABLE blocks (
+  hash bytea PRIMARY KEY,
+  version integer NOT NULL,
+  parents_by_level bytea[] NOT NULL,
+  hash_merkle_root bytea NOT NULL,
+  accepted_id_merkle_root bytea NOT NULL,
+  utxo_commitment bytea NOT NULL,
+  timestamp bigint NOT NULL,
+  bits bigint NOT NULL,
+  nonce numeric(20,0) NOT NULL,
+  daa_score bigint NOT NULL,
+  blue_score bigint NOT NULL,
+  blue_work numeric(58,0) NOT NULL,
+  pruning_point bytea NOT NULL,
+  selected_parent_hash bytea,
+  merge_set_blues bytea[] NOT NULL,
+  merge_set_reds bytea[] NOT NULL,
+  difficulty double precision NOT NULL,
+  is_chain_block boolean NOT NULL
+);
+CREATE INDEX blocks_daa_score ON blocks (daa_score);
+
+CREATE TABLE block_children (
+  parent_hash bytea NOT NULL,
+  child_hash bytea NOT NULL,
+  PRIMARY KEY (parent_hash, child_hash)
+);
+
+CREATE TABLE transactions (
+  transaction_id bytea PRIMARY KEY,
+  hash bytea NOT NULL,
+  version integer NOT NULL,
+  lock_time numeric(20,0) NOT NULL,
+  subnetwork_id bytea NOT NULL,
+  gas numeric(20,0) NOT NULL,
+  payload bytea NOT NULL,
+  mass numeric(20,0) NOT NULL,
+  block_time bigint NOT NULL
+);
+
+CREATE TABLE transaction_inputs (
+  transaction_id bytea NOT NULL,
+  input_index integer NOT NULL,
+  previous_transaction_id bytea NOT NULL,
+  previous_index bigint NOT NULL,
+  signature_script bytea NOT NULL,
+  sequence numeric(20,0) NOT NULL,
+  sig_op_count smallint NOT NULL,
+  previous_amount numeric(20,0),
+  previous_script_version integer,
+  previous_script bytea,
+  previous_address text COLLATE "C",
+  previous_script_type text,
+  PRIMARY KEY (transaction_id, input_index)
+);
+
+CREATE TABLE transaction_outputs (
+  transaction_id bytea NOT NULL,
+  output_index integer NOT NULL,
+  amount numeric(20,0) NOT NULL,
+  script_version integer NOT NULL,
+  script bytea NOT NULL,
+  address text COLLATE "C",
+  script_type text NOT NULL,
+  PRIMARY KEY (transaction_id, output_index)
+);
+
+CREATE TABLE block_transactions (
+  block_hash bytea NOT NULL,
+  position integer NOT NULL,
+  transaction_id bytea NOT NULL,
+  PRIMARY KEY (block_hash, position)
+);
+CREATE INDEX block_transactions_transaction ON block_transactions (transaction_id, block_hash);
+
+CREATE TABLE transaction_acceptances (
+  transaction_id bytea PRIMARY KEY,
+  accepting_block_hash bytea NOT NULL
+);
+CREATE INDEX transaction_acceptances_block ON transaction_acceptances (accepting_block_hash);
+
+CREATE TABLE address_transactions (
+  address text COLLATE "C" NOT NULL,
+  block_time bigint NOT NULL,
+  transaction_id bytea NOT NULL,
+  amount_sent numeric(20,0) NOT NULL,
+  amount_received numeric(20,0) NOT NULL,
+  PRIMARY KEY (address, block_time, transaction_id)
+);
+
+CREATE TABLE indexer_checkpoints (
+  name text PRIMARY KEY,
+  block_hash bytea NOT NULL,
+  blue_score bigint NOT NULL,
+  daa_score bigint NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+`;
+
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial schema', sql: INITIAL_SCHEMA }];
+
+/** Key of the transaction-scoped advisory lock that serialises migration runners across processes. */
+const MIGRATION_LOCK_KEY = 4_712_020_261_122n;
+
+const CREATE_MIGRATIONS_TABLE = `
+CREATE TABLE IF NOT EXISTS schema_migrations (
+  version integer PRIMARY KEY,
+  name text NOT NULL,
+  applied_at timestamptz NOT NULL DEFAULT now()
+)`;
+
+export class MigrationError extends Error {
+  override name = 'MigrationError';
+}
+
+/**
+ * Applies every pending migration, each in its own transaction that first takes the migration lock, so two
+ * processes starting at once apply each version exactly once. Returns the versions this call applied.
+ */
+export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  assertOrdered(migrations);
+  const applied: number[] = [];
+  await db.transaction(async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
+    await tx.exec(CREATE_MIGRATIONS_TABLE);
+    const known = new Map(migrations.map((migration) => [migration.version, migration.name]));
+    const { rows } = await tx.query<{ version: number; name: string }>('SELECT version, name FROM schema_migrations');
+    for (const row of rows) {
+      const name = known.get(row.version);
+      if (name === undefined) throw new MigrationError(`database has migration ${row.version}, unknown to this build`);
+      if (name !== row.name) {
+        throw new MigrationError(`migration ${row.version} is "${row.name}" in the database but "${name}" here`);
+      }
+    }
+  });
+  for (const migration of migrations) {
+    const didApply = await db.transaction(async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
+      const { rows } = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
+      if (rows.length > 0) return false;
+      await tx.exec(migration.sql);
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
+      return true;
+    });
+    if (didApply) applied.push(migration.version);
+  }
+  return applied;
+}
+
+function assertOrdered(migrations: readonly Migration[]): void {
+  migrations.forEach((migration, position) => {
+    const previous = migrations[position - 1];
+    const increasing = previous === undefined || migration.version > previous.version;
+    if (!Number.isInteger(migration.version) || migration.version < 1 || !increasing) {
+      throw new MigrationError(`migration versions must be positive and increasing (at ${migration.version})`);
+    }
+  });
+}

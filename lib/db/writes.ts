@@ -1,0 +1,397 @@
+import type { Hash, Outpoint } from '../kaspa/types';
+import type { Queryable } from './connection';
+import type {
+  BlockRecord,
+  ChainBlockAcceptance,
+  Checkpoint,
+  OutputRecord,
+  TransactionRecord,
+  VirtualChainChange,
+} from './records';
+import { bytesToHex, concatBytes } from '../kaspa/bytes';
+
+/*
+ * The indexer's writes. Each is idempotent (ON CONFLICT), batched (one statement per table, arrays passed through
+ * unnest), and meant to run inside the indexer's batch transaction together with writeCheckpoint.
+ */
+
+const BLOCK_COLUMNS = [
+  'hash',
+  'version',
+  'parents_by_level',
+  'hash_merkle_root',
+  'accepted_id_merkle_root',
+  'utxo_commitment',
+  'timestamp',
+  'bits',
+  'nonce',
+  'daa_score',
+  'blue_score',
+  'blue_work',
+  'pruning_point',
+  'selected_parent_hash',
+  'merge_set_blues',
+  'merge_set_reds',
+  'difficulty',
+  'is_chain_block',
+] as const;
+
+/** Blocks carry ragged arrays, which unnest cannot take, so they go in as multi-row VALUES (pg caps parameters). */
+const BLOCKS_PER_STATEMENT = Math.floor(65_535 / BLOCK_COLUMNS.length);
+
+function blockValues(block: BlockRecord): unknown[] {
+  const { header } = block;
+  return [
+    block.hash,
+    header.version,
+    header.parentsByLevel.map((level) => concatBytes(...level)),
+    header.hashMerkleRoot,
+    header.acceptedIdMerkleRoot,
+    header.utxoCommitment,
+    header.timestamp,
+    header.bits,
+    header.nonce.toString(),
+    header.daaScore,
+    header.blueScore,
+    header.blueWork.toString(),
+    header.pruningPoint,
+    block.selectedParentHash,
+    block.mergeSetBlues,
+    block.mergeSetReds,
+    block.difficulty,
+    block.isChainBlock,
+  ];
+}
+
+/**
+ * Inserts blocks with their level-0 parent edges and their transaction membership. A block already stored is left
+ * as it is: its chain flag changes only through applyVirtualChainChange.
+ */
+export async function insertBlocks(db: Queryable, blocks: readonly BlockRecord[]): Promise<void> {
+  for (let start = 0; start < blocks.length; start += BLOCKS_PER_STATEMENT) {
+    const chunk = blocks.slice(start, start + BLOCKS_PER_STATEMENT);
+    const params = chunk.flatMap(blockValues);
+    const rows = chunk.map(
+      (_, row) => `(${BLOCK_COLUMNS.map((__, column) => `$${row * BLOCK_COLUMNS.length + column + 1}`).join(', ')})`,
+    );
+    await db.query(
+      `INSERT INTO blocks (${BLOCK_COLUMNS.join(', ')}) VALUES ${rows.join(', ')} ON CONFLICT (hash) DO NOTHING`,
+      params,
+    );
+  }
+  const parents: Hash[] = [];
+  const children: Hash[] = [];
+  const memberBlocks: Hash[] = [];
+  const positions: number[] = [];
+  const members: Hash[] = [];
+  for (const block of blocks) {
+    for (const parent of block.header.parentsByLevel[0] ?? []) {
+      parents.push(parent);
+      children.push(block.hash);
+    }
+    block.transactionIds.forEach((transactionId, position) => {
+      memberBlocks.push(block.hash);
+      positions.push(position);
+      members.push(transactionId);
+    });
+  }
+  await db.query(
+    `INSERT INTO block_children (parent_hash, child_hash)
+     SELECT * FROM unnest($1::bytea[], $2::bytea[]) ON CONFLICT DO NOTHING`,
+    [parents, children],
+  );
+  await db.query(
+    `INSERT INTO block_transactions (block_hash, position, transaction_id)
+     SELECT * FROM unnest($1::bytea[], $2::integer[], $3::bytea[]) ON CONFLICT DO NOTHING`,
+    [memberBlocks, positions, members],
+  );
+}
+
+/**
+ * Inserts transactions with their inputs and outputs and their address-history rows (per address: the sum of its
+ * spent outputs and of its new outputs). A transaction already stored keeps its fields, notably its block time, which
+ * its address rows reuse. An input whose spent output was unknown takes it when a later write brings it; since
+ * resolution only ever adds known spent outputs, an address row keeps the larger of its stored and new sums.
+ */
+export async function insertTransactions(db: Queryable, batch: readonly TransactionRecord[]): Promise<void> {
+  const transactions = firstOfEachId(batch);
+  if (transactions.length === 0) return;
+  const ids = transactions.map((transaction) => transaction.transactionId);
+  const inserted = await db.query<{ transaction_id: Uint8Array }>(
+    `INSERT INTO transactions (transaction_id, hash, version, lock_time, subnetwork_id, gas, payload, mass, block_time)
+     SELECT * FROM unnest($1::bytea[], $2::bytea[], $3::integer[], $4::numeric[], $5::bytea[], $6::numeric[],
+                          $7::bytea[], $8::numeric[], $9::bigint[])
+     ON CONFLICT (transaction_id) DO NOTHING
+     RETURNING transaction_id`,
+    [
+      ids,
+      transactions.map((transaction) => transaction.hash),
+      transactions.map((transaction) => transaction.version),
+      transactions.map((transaction) => transaction.lockTime.toString()),
+      transactions.map((transaction) => transaction.subnetworkId),
+      transactions.map((transaction) => transaction.gas.toString()),
+      transactions.map((transaction) => transaction.payload),
+      transactions.map((transaction) => transaction.mass.toString()),
+      transactions.map((transaction) => transaction.blockTime),
+    ],
+  );
+  await insertOutputs(db, transactions);
+  await insertInputs(db, transactions);
+  await insertAddressRows(db, transactions, await storedBlockTimes(db, ids, inserted.rows));
+}
+
+/** A batch may carry a transaction twice (contained in two of its blocks); an upsert may touch a row only once. */
+function firstOfEachId(transactions: readonly TransactionRecord[]): TransactionRecord[] {
+  const byId = new Map<string, TransactionRecord>();
+  for (const transaction of transactions) {
+    const id = bytesToHex(transaction.transactionId);
+    if (!byId.has(id)) byId.set(id, transaction);
+  }
+  return [...byId.values()];
+}
+
+/** Block times of the transactions that were already stored before this write (usually none). */
+async function storedBlockTimes(
+  db: Queryable,
+  ids: readonly Hash[],
+  inserted: readonly { transaction_id: Uint8Array }[],
+): Promise<Map<string, bigint>> {
+  const fresh = new Set(inserted.map((row) => bytesToHex(row.transaction_id)));
+  const existing = ids.filter((id) => !fresh.has(bytesToHex(id)));
+  if (existing.length === 0) return new Map();
+  const { rows } = await db.query<{ transaction_id: Uint8Array; block_time: bigint }>(
+    'SELECT transaction_id, block_time FROM transactions WHERE transaction_id = ANY($1::bytea[])',
+    [existing],
+  );
+  return new Map(rows.map((row) => [bytesToHex(row.transaction_id), row.block_time]));
+}
+
+async function insertAddressRows(
+  db: Queryable,
+  transactions: readonly TransactionRecord[],
+  blockTimesOfStored: ReadonlyMap<string, bigint>,
+): Promise<void> {
+  const addresses: string[] = [];
+  const blockTimes: bigint[] = [];
+  const ids: Hash[] = [];
+  const sent: string[] = [];
+  const received: string[] = [];
+  for (const transaction of transactions) {
+    const flows = new Map<string, { sent: bigint; received: bigint }>();
+    const flowOf = (address: string) => {
+      let flow = flows.get(address);
+      if (!flow) flows.set(address, (flow = { sent: 0n, received: 0n }));
+      return flow;
+    };
+    for (const input of transaction.inputs) {
+      const spent = input.previousOutput;
+      if (spent?.address) flowOf(spent.address).sent += spent.amount;
+    }
+    for (const output of transaction.outputs) {
+      if (output.address) flowOf(output.address).received += output.amount;
+    }
+    const blockTime = blockTimesOfStored.get(bytesToHex(transaction.transactionId)) ?? transaction.blockTime;
+    for (const [address, flow] of flows) {
+      addresses.push(address);
+      blockTimes.push(blockTime);
+      ids.push(transaction.transactionId);
+      sent.push(flow.sent.toString());
+      received.push(flow.received.toString());
+    }
+  }
+  if (addresses.length === 0) return;
+  await db.query(
+    `INSERT INTO address_transactions (address, block_time, transaction_id, amount_sent, amount_received)
+     SELECT * FROM unnest($1::text[], $2::bigint[], $3::bytea[], $4::numeric[], $5::numeric[])
+     ON CONFLICT (address, block_time, transaction_id) DO UPDATE SET
+       amount_sent = GREATEST(address_transactions.amount_sent, EXCLUDED.amount_sent),
+       amount_received = GREATEST(address_transactions.amount_received, EXCLUDED.amount_received)
+     WHERE address_transactions.amount_sent < EXCLUDED.amount_sent
+        OR address_transactions.amount_received < EXCLUDED.amount_received`,
+    [addresses, blockTimes, ids, sent, received],
+  );
+}
+
+async function insertOutputs(db: Queryable, transactions: readonly TransactionRecord[]): Promise<void> {
+  const ids: Hash[] = [];
+  const indices: number[] = [];
+  const amounts: string[] = [];
+  const scriptVersions: number[] = [];
+  const scripts: Uint8Array[] = [];
+  const addresses: (string | null)[] = [];
+  const types: string[] = [];
+  for (const transaction of transactions) {
+    transaction.outputs.forEach((output, index) => {
+      ids.push(transaction.transactionId);
+      indices.push(index);
+      amounts.push(output.amount.toString());
+      scriptVersions.push(output.scriptPublicKey.version);
+      scripts.push(output.scriptPublicKey.script);
+      addresses.push(output.address);
+      types.push(output.scriptType);
+    });
+  }
+  await db.query(
+    `INSERT INTO transaction_outputs
+       (transaction_id, output_index, amount, script_version, script, address, script_type)
+     SELECT * FROM unnest($1::bytea[], $2::integer[], $3::numeric[], $4::integer[], $5::bytea[], $6::text[], $7::text[])
+     ON CONFLICT (transaction_id, output_index) DO NOTHING`,
+    [ids, indices, amounts, scriptVersions, scripts, addresses, types],
+  );
+}
+
+async function insertInputs(db: Queryable, transactions: readonly TransactionRecord[]): Promise<void> {
+  const ids: Hash[] = [];
+  const indices: number[] = [];
+  const previousIds: Hash[] = [];
+  const previousIndices: number[] = [];
+  const signatureScripts: Uint8Array[] = [];
+  const sequences: string[] = [];
+  const sigOpCounts: number[] = [];
+  const amounts: (string | null)[] = [];
+  const scriptVersions: (number | null)[] = [];
+  const scripts: (Uint8Array | null)[] = [];
+  const addresses: (string | null)[] = [];
+  const types: (string | null)[] = [];
+  for (const transaction of transactions) {
+    transaction.inputs.forEach((input, index) => {
+      const spent = input.previousOutput;
+      ids.push(transaction.transactionId);
+      indices.push(index);
+      previousIds.push(input.previousOutpoint.transactionId);
+      previousIndices.push(input.previousOutpoint.index);
+      signatureScripts.push(input.signatureScript);
+      sequences.push(input.sequence.toString());
+      sigOpCounts.push(input.sigOpCount);
+      amounts.push(spent ? spent.amount.toString() : null);
+      scriptVersions.push(spent ? spent.scriptPublicKey.version : null);
+      scripts.push(spent ? spent.scriptPublicKey.script : null);
+      addresses.push(spent ? spent.address : null);
+      types.push(spent ? spent.scriptType : null);
+    });
+  }
+  await db.query(
+    `INSERT INTO transaction_inputs (transaction_id, input_index, previous_transaction_id, previous_index,
+       signature_script, sequence, sig_op_count, previous_amount, previous_script_version, previous_script,
+       previous_address, previous_script_type)
+     SELECT * FROM unnest($1::bytea[], $2::integer[], $3::bytea[], $4::bigint[], $5::bytea[], $6::numeric[],
+                          $7::smallint[], $8::numeric[], $9::integer[], $10::bytea[], $11::text[], $12::text[])
+     ON CONFLICT (transaction_id, input_index) DO UPDATE SET
+       previous_amount = EXCLUDED.previous_amount,
+       previous_script_version = EXCLUDED.previous_script_version,
+       previous_script = EXCLUDED.previous_script,
+       previous_address = EXCLUDED.previous_address,
+       previous_script_type = EXCLUDED.previous_script_type
+     WHERE transaction_inputs.previous_amount IS NULL AND EXCLUDED.previous_amount IS NOT NULL`,
+    [ids, indices, previousIds, previousIndices, signatureScripts, sequences, sigOpCounts, amounts, scriptVersions,
+      scripts, addresses, types],
+  );
+}
+
+interface StoredOutputRow {
+  position: number;
+  amount: string;
+  script_version: number;
+  script: Uint8Array;
+  address: string | null;
+  script_type: string;
+}
+
+/** The stored outputs the outpoints name, aligned with `outpoints` (null where the output is not stored). */
+export async function resolvePreviousOutputs(
+  db: Queryable,
+  outpoints: readonly Outpoint[],
+): Promise<(OutputRecord | null)[]> {
+  const resolved: (OutputRecord | null)[] = outpoints.map(() => null);
+  if (outpoints.length === 0) return resolved;
+  const { rows } = await db.query<StoredOutputRow>(
+    `SELECT wanted.position::integer AS position, o.amount, o.script_version, o.script, o.address, o.script_type
+     FROM unnest($1::bytea[], $2::bigint[]) WITH ORDINALITY AS wanted(transaction_id, output_index, position)
+     JOIN transaction_outputs o ON o.transaction_id = wanted.transaction_id AND o.output_index = wanted.output_index`,
+    [outpoints.map((outpoint) => outpoint.transactionId), outpoints.map((outpoint) => outpoint.index)],
+  );
+  for (const row of rows) {
+    resolved[row.position - 1] = {
+      amount: BigInt(row.amount),
+      scriptPublicKey: { version: row.script_version, script: row.script },
+      address: row.address,
+      scriptType: row.script_type,
+    };
+  }
+  return resolved;
+}
+
+export async function setChainBlockFlags(
+  db: Queryable,
+  blockHashes: readonly Hash[],
+  isChainBlock: boolean,
+): Promise<void> {
+  if (blockHashes.length === 0) return;
+  await db.query('UPDATE blocks SET is_chain_block = $2 WHERE hash = ANY($1::bytea[]) AND is_chain_block <> $2', [
+    blockHashes,
+    isChainBlock,
+  ]);
+}
+
+/** Drops every acceptance made by the given chain blocks; returns how many transactions lost their acceptance. */
+export async function removeAcceptances(db: Queryable, chainBlockHashes: readonly Hash[]): Promise<number> {
+  if (chainBlockHashes.length === 0) return 0;
+  const { rowCount } = await db.query(
+    'DELETE FROM transaction_acceptances WHERE accepting_block_hash = ANY($1::bytea[])',
+    [chainBlockHashes],
+  );
+  return rowCount;
+}
+
+/**
+ * Records each chain block's accepted transactions; a transaction accepted elsewhere before moves to the new block
+ * (and within one call, to the last block listing it).
+ */
+export async function addAcceptances(db: Queryable, acceptances: readonly ChainBlockAcceptance[]): Promise<void> {
+  const latest = new Map<string, [Hash, Hash]>();
+  for (const acceptance of acceptances) {
+    for (const transactionId of acceptance.acceptedTransactionIds) {
+      latest.set(bytesToHex(transactionId), [transactionId, acceptance.acceptingBlockHash]);
+    }
+  }
+  if (latest.size === 0) return;
+  const transactionIds = [...latest.values()].map(([transactionId]) => transactionId);
+  const acceptingBlocks = [...latest.values()].map(([, acceptingBlock]) => acceptingBlock);
+  await db.query(
+    `INSERT INTO transaction_acceptances (transaction_id, accepting_block_hash)
+     SELECT * FROM unnest($1::bytea[], $2::bytea[])
+     ON CONFLICT (transaction_id) DO UPDATE SET accepting_block_hash = EXCLUDED.accepting_block_hash
+     WHERE transaction_acceptances.accepting_block_hash <> EXCLUDED.accepting_block_hash`,
+    [transactionIds, acceptingBlocks],
+  );
+}
+
+/** Applies a virtual-chain change: removed chain blocks lose their flag and acceptances, then added ones gain them. */
+export async function applyVirtualChainChange(db: Queryable, change: VirtualChainChange): Promise<void> {
+  await setChainBlockFlags(db, change.removedChainBlockHashes, false);
+  await removeAcceptances(db, change.removedChainBlockHashes);
+  await setChainBlockFlags(
+    db,
+    change.added.map((acceptance) => acceptance.acceptingBlockHash),
+    true,
+  );
+  await addAcceptances(db, change.added);
+}
+
+export async function readCheckpoint(db: Queryable, name: string): Promise<Checkpoint | null> {
+  const { rows } = await db.query<{ block_hash: Uint8Array; blue_score: bigint; daa_score: bigint }>(
+    'SELECT block_hash, blue_score, daa_score FROM indexer_checkpoints WHERE name = $1',
+    [name],
+  );
+  const row = rows[0];
+  return row ? { name, blockHash: row.block_hash, blueScore: row.blue_score, daaScore: row.daa_score } : null;
+}
+
+export async function writeCheckpoint(db: Queryable, checkpoint: Checkpoint): Promise<void> {
+  await db.query(
+    `INSERT INTO indexer_checkpoints (name, block_hash, blue_score, daa_score) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (name) DO UPDATE SET block_hash = EXCLUDED.block_hash, blue_score = EXCLUDED.blue_score,
+       daa_score = EXCLUDED.daa_score, updated_at = now()`,
+    [checkpoint.name, checkpoint.blockHash, checkpoint.blueScore, checkpoint.daaScore],
+  );
+}
