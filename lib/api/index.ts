@@ -40,7 +40,6 @@ export {
   API_KEY_HEADER,
   API_KEY_PREFIX,
   API_KEY_RANDOM_BYTES,
-  API_KEYS_MIGRATION,
   authenticateApiKey,
   createApiKey,
   createCachedKeyStore,

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe } from 'vitest';
+import { migrate } from '../db/migrations';
 import { testBackends, type TestDatabase } from '../db/test-support/test-databases';
-import { API_KEYS_MIGRATION, createSqlKeyStore } from './keys';
+import { createSqlKeyStore } from './keys';
 import { keyStoreContract } from './test-support/key-store-contract';
 
 describe.each(testBackends())('SQL key store on $name', (backend) => {
   let database: TestDatabase | undefined;
   beforeAll(async () => {
     database = await backend.open();
-    await database.db.exec(API_KEYS_MIGRATION.sql);
+    await migrate(database.db);
   }, 60_000);
   afterAll(async () => {
     await database?.dispose();

@@ -230,21 +230,6 @@ export function createCachedKeyStore(inner: KeyStore, options: KeyCacheOptions):
 }
 
 /** For lib/db's migration list. Limits are RU with three decimals, exact in numeric. */
-export const API_KEYS_MIGRATION = {
-  name: 'api keys',
-  sql: `
-CREATE TABLE api_keys (
-  id text PRIMARY KEY,
-  name text NOT NULL,
-  hash bytea NOT NULL UNIQUE,
-  created timestamptz NOT NULL,
-  disabled boolean NOT NULL DEFAULT false,
-  ru_per_second numeric(15,3) NOT NULL,
-  ru_per_month numeric(15,3) NOT NULL
-);
-`,
-} as const;
-
 /** What the SQL key store needs of lib/db's `Db` (which satisfies it). */
 export interface SqlQueryable {
   query<T>(sql: string, params?: readonly unknown[]): Promise<{ rows: T[] }>;

@@ -7,6 +7,7 @@ import { testBackends, type TestDatabase } from './test-support/test-databases';
 
 const TABLES = [
   'address_transactions',
+  'api_keys',
   'block_children',
   'block_transactions',
   'blocks',

@@ -127,7 +127,23 @@ CREATE TABLE indexer_checkpoints (
 );
 `;
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial schema', sql: INITIAL_SCHEMA }];
+/** API keys (lib/api/keys.ts): only the SHA-256 of a key is stored; limits in RU with milli-RU precision. */
+const API_KEYS = `
+CREATE TABLE api_keys (
+  id text PRIMARY KEY,
+  name text NOT NULL,
+  hash bytea NOT NULL UNIQUE,
+  created timestamptz NOT NULL,
+  disabled boolean NOT NULL DEFAULT false,
+  ru_per_second numeric(15,3) NOT NULL,
+  ru_per_month numeric(15,3) NOT NULL
+);
+`;
+
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial schema', sql: INITIAL_SCHEMA },
+  { version: 2, name: 'api keys', sql: API_KEYS },
+];
 
 /** Key of the transaction-scoped advisory lock that serialises migration runners across processes. */
 const MIGRATION_LOCK_KEY = 4_712_020_261_122n;

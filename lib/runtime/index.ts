@@ -4,6 +4,7 @@
  * on globalThis because Next loads instrumentation and route handlers as separate module copies.
  */
 import { join } from 'node:path';
+import { migrate, openDb, type Db } from '../db';
 import { env, type Env } from '../env';
 import { createRpcClient, type RpcClient } from '../rpc';
 import { startEmbeddedDevnet, type EmbeddedDevnet } from './embedded-devnet';
@@ -14,6 +15,7 @@ export interface Runtime {
   readonly env: Env;
   readonly nodeKind: NodeKind;
   readonly rpc: RpcClient;
+  readonly db: Db;
   stop(): Promise<void>;
 }
 
@@ -24,7 +26,15 @@ function log(line: string): void {
   console.log(`[dagboard] ${line}`);
 }
 
+async function openDatabase(config: Env): Promise<Db> {
+  const db = await openDb({ url: config.DATABASE_URL ?? join(config.DATA_DIR, 'pglite') });
+  const applied = await migrate(db);
+  if (applied.length > 0) log(`database migrated to version ${applied.at(-1)}`);
+  return db;
+}
+
 async function createRuntime(config: Env): Promise<Runtime> {
+  const db = await openDatabase(config);
   let devnet: EmbeddedDevnet | undefined;
   let nodeUrl = config.KASPA_RPC_URL;
   if (nodeUrl === undefined) {
@@ -45,9 +55,11 @@ async function createRuntime(config: Env): Promise<Runtime> {
     env: config,
     nodeKind: devnet ? 'embedded-devnet' : 'external',
     rpc,
+    db,
     async stop() {
       await rpc.close();
       await devnet?.stop();
+      await db.close();
     },
   };
 }
