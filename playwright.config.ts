@@ -40,6 +40,7 @@ export default defineConfig({
     env: {
       NEXT_TELEMETRY_DISABLED: '1',
       DATA_DIR: './data/e2e',
+      DATABASE_URL: 'memory://',
       DEVNET_PERSIST: 'false',
       DEVNET_SEED: 'e2e',
       DEVNET_RPC_PORT: '0',
