@@ -14,6 +14,7 @@
 import { decodeCoinbasePayload, encodeCoinbasePayload } from '../kaspa/coinbase';
 import { acceptedIdMerkleRoot } from '../kaspa/merkle';
 import { MuHash } from '../kaspa/muhash';
+import type { Secp256k1Backend } from '../kaspa/signing';
 import {
   SUBNETWORK_ID_COINBASE,
   type Hash,
@@ -63,6 +64,7 @@ export interface AcceptanceInput {
   povDaaScore: bigint;
   coinbaseMaturity: bigint;
   scriptCache: ScriptVerificationCache;
+  secp256k1?: Secp256k1Backend;
 }
 
 function outputEntry(output: TransactionOutput, daaScore: bigint, coinbase: boolean): UtxoEntry {
@@ -102,6 +104,7 @@ export function calculateAcceptance(input: AcceptanceInput): AcceptanceState {
         coinbaseMaturity: input.coinbaseMaturity,
         checkScripts: !isSelectedParent,
         scriptCache: input.scriptCache,
+        secp256k1: input.secp256k1,
       });
       if (!result.ok) continue;
       accepted.push({ tx, id: ids[index]!, entries: result.entries });

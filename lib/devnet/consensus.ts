@@ -28,9 +28,10 @@ import { decodeCoinbasePayload, CoinbasePayloadError } from '../kaspa/coinbase';
 import { headerHash } from '../kaspa/header';
 import { MAX_SOMPI } from '../kaspa/amount';
 import { computeMass, CRESCENDO_BLOCK_MASS_LIMITS, transientMass, type BlockMassLimits } from '../kaspa/mass';
-import { hashMerkleRoot } from '../kaspa/merkle';
+import { hashMerkleRoot, merkleRoot } from '../kaspa/merkle';
 import { MuHash } from '../kaspa/muhash';
-import { blockLevelFromPow, calcWork, compactToTarget, difficultyFromBits, PowState } from '../kaspa/pow';
+import { blockLevelFromPow, calcWork, compactToTarget, difficultyFromBits, PowState, type PowMatrixCache } from '../kaspa/pow';
+import type { Secp256k1Backend } from '../kaspa/signing';
 import { blockSubsidy, DEVNET_SUBSIDY_PARAMS, type SubsidyParams } from '../kaspa/subsidy';
 import { isCoinbase, transactionHash, transactionId } from '../kaspa/transaction';
 import type { Hash, Header, Outpoint, ScriptPublicKey, Transaction, UtxoEntry } from '../kaspa/types';
@@ -113,6 +114,10 @@ export interface ConsensusOptions {
   transactionLimits?: TransactionLimits;
   /** Virtual-parent candidates beyond the best half are shuffled, as kaspad does; inject for reproducible runs. */
   random?: () => number;
+  /** Verifies transaction signatures; lib/kaspa's reference implementation when omitted. */
+  secp256k1?: Secp256k1Backend;
+  /** PoW matrices by pre-PoW hash, shared with in-process miners; each header generates its own when omitted. */
+  powMatrixCache?: PowMatrixCache;
 }
 
 export interface BlockInfo {
@@ -223,6 +228,13 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
   private readonly records = new Map<BlockId, BlockRecord>();
   private readonly invalid = new Set<BlockId>();
   private readonly scriptCache = new ScriptVerificationCache();
+  private readonly secp256k1: Secp256k1Backend | undefined;
+  private readonly powMatrixCache: PowMatrixCache | undefined;
+  /**
+   * Ids and hashes of the transactions offered to templates: the mempool offers the same transaction objects to every
+   * miner's template until they are mined, and never modifies one in place (a change makes a new object).
+   */
+  private readonly templateDigests = new WeakMap<Transaction, { id: Hash; hash: Hash }>();
   private readonly tips = new Set<BlockId>();
   private readonly reachability: Reachability;
   private readonly ghostdagManager: GhostdagManager;
@@ -240,6 +252,8 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     this.params = options.params;
     this.clock = options.clock;
     this.random = options.random ?? Math.random;
+    this.secp256k1 = options.secp256k1;
+    this.powMatrixCache = options.powMatrixCache;
     this.maxBlockLevel = options.maxBlockLevel ?? DEVNET_MAX_BLOCK_LEVEL;
     this.subsidyParams = options.subsidyParams ?? DEVNET_SUBSIDY_PARAMS;
     this.massLimits = options.massLimits ?? CRESCENDO_BLOCK_MASS_LIMITS;
@@ -413,7 +427,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     }
     const ids = direct.map(blockIdOf);
     if (new Set(ids).size !== ids.length) throw new BlockInvalid('block has duplicate parents', false);
-    const pow = PowState.fromHeader(header).calculatePow(header.nonce);
+    const pow = PowState.fromHeader(header, this.powMatrixCache).calculatePow(header.nonce);
     if (pow > compactToTarget(header.bits)) throw new BlockInvalid('block has invalid proof of work', false);
     return blockLevelFromPow(pow, this.maxBlockLevel);
   }
@@ -566,9 +580,9 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
   private validateBodyInIsolation(block: Block): Hash[] {
     const { transactions, header } = block;
     if (transactions.length === 0) throw new BlockInvalid('block has no transactions', true);
-    const merkleRoot = hashMerkleRoot(transactions);
-    if (compareBytes(merkleRoot, header.hashMerkleRoot) !== 0) {
-      throw new BlockInvalid(`block hash merkle root is ${bytesToHex(header.hashMerkleRoot)}, expected ${bytesToHex(merkleRoot)}`, false);
+    const expectedMerkleRoot = hashMerkleRoot(transactions);
+    if (compareBytes(expectedMerkleRoot, header.hashMerkleRoot) !== 0) {
+      throw new BlockInvalid(`block hash merkle root is ${bytesToHex(header.hashMerkleRoot)}, expected ${bytesToHex(expectedMerkleRoot)}`, false);
     }
     if (!isCoinbase(transactions[0]!)) throw new BlockInvalid('first transaction is not a coinbase', true);
     const extraCoinbase = transactions.slice(1).findIndex(isCoinbase);
@@ -726,6 +740,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       povDaaScore,
       coinbaseMaturity: BigInt(this.params.coinbaseMaturity),
       scriptCache: this.scriptCache,
+      secp256k1: this.secp256k1,
     });
   }
 
@@ -763,6 +778,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
         coinbaseMaturity: BigInt(this.params.coinbaseMaturity),
         checkScripts: true,
         scriptCache: this.scriptCache,
+        secp256k1: this.secp256k1,
       });
       if (!result.ok) return `transaction ${bytesToHex(record.transactionIds[index]!)} is invalid in its UTXO context: ${result.message}`;
     }
@@ -954,6 +970,15 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
   // ---- block templates ----
 
   /** The virtual's header fields and transactions; solving the nonce yields a block this node accepts. */
+  private templateDigestsOf(tx: Transaction): { id: Hash; hash: Hash } {
+    let digests = this.templateDigests.get(tx);
+    if (digests === undefined) {
+      digests = { id: transactionId(tx), hash: transactionHash(tx) };
+      this.templateDigests.set(tx, digests);
+    }
+    return digests;
+  }
+
   buildBlockTemplate(request: TemplateRequest): BlockTemplate {
     const { state, overlay } =
       request.parents === undefined
@@ -965,8 +990,9 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     const selected: Transaction[] = [];
     const spent = new Set<OutpointKey>();
     const mass = { compute: 0n, transient: 0n, storage: 0n };
+    const selectedHashes: Hash[] = [];
     for (const tx of request.transactions ?? []) {
-      const id = transactionId(tx);
+      const { id, hash } = this.templateDigestsOf(tx);
       const reject = (message: string) => rejectedTransactions.push({ transactionId: id, message });
       const contextError =
         (isCoinbase(tx) ? 'a coinbase transaction cannot be included' : undefined) ??
@@ -985,6 +1011,8 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
         coinbaseMaturity: BigInt(this.params.coinbaseMaturity),
         checkScripts: true,
         scriptCache: this.scriptCache,
+        secp256k1: this.secp256k1,
+        transactionHash: hash,
       });
       if (!result.ok) {
         reject(result.message);
@@ -1002,6 +1030,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       Object.assign(mass, next);
       for (const key of keys) spent.add(key);
       selected.push(tx);
+      selectedHashes.push(hash);
     }
 
     const coinbase = expectedCoinbaseTransaction({
@@ -1020,7 +1049,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       parentsByLevel: calcBlockParents(this, this.genesisId, this.maxBlockLevel, this.pruningPointId, state.parents).map((level) =>
         level.map((id) => this.record(id).hash),
       ),
-      hashMerkleRoot: hashMerkleRoot(transactions),
+      hashMerkleRoot: merkleRoot([transactionHash(coinbase), ...selectedHashes]),
       acceptedIdMerkleRoot: state.acceptance.acceptedIdMerkleRoot,
       utxoCommitment: state.utxoCommitment,
       timestamp: state.pastMedianTime + 1n > now ? state.pastMedianTime + 1n : now,

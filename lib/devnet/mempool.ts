@@ -20,6 +20,7 @@
  */
 import { bytesToHex, equalBytes, hexToBytes } from '../kaspa/bytes';
 import { computeMass, CRESCENDO_BLOCK_MASS_LIMITS, transactionEstimatedSerializedSize, transactionStorageMass, transientMass } from '../kaspa/mass';
+import type { Secp256k1Backend } from '../kaspa/signing';
 import { isCoinbase, transactionId } from '../kaspa/transaction';
 import type { Hash, Outpoint, ScriptPublicKey, Transaction, TransactionOutput, UtxoEntry } from '../kaspa/types';
 import { buildFeerateEstimator, type FeerateEstimations } from './fee-estimator';
@@ -136,6 +137,8 @@ export interface CreateMempoolOptions {
   config?: Partial<MempoolConfig>;
   /** Uniform [0, 1) draws for template sampling; Math.random by default. */
   random?: RandomSource;
+  /** Verifies transaction signatures; lib/kaspa's reference implementation when omitted. */
+  secp256k1?: Secp256k1Backend;
 }
 
 interface MutableTransaction {
@@ -533,6 +536,7 @@ export class Mempool {
   private readonly clock: MempoolClock;
   private readonly random: RandomSource;
   private readonly coinbaseMaturity: bigint;
+  private readonly secp256k1: Secp256k1Backend | undefined;
   private readonly pool: TransactionsPool;
   private readonly orphans: OrphanPool;
   private readonly acceptedTransactions: AcceptedTransactions;
@@ -543,6 +547,7 @@ export class Mempool {
     this.clock = options.clock ?? { now: () => Date.now() };
     this.random = options.random ?? Math.random;
     this.coinbaseMaturity = BigInt(options.params.coinbaseMaturity);
+    this.secp256k1 = options.secp256k1;
     this.pool = new TransactionsPool(this.config, this.clock.now());
     this.orphans = new OrphanPool(this.config);
     this.acceptedTransactions = new AcceptedTransactions(this.config, this.clock.now());
@@ -829,6 +834,7 @@ export class Mempool {
       mtx.fee = validatePopulatedTransaction(mtx.tx, entries, {
         povDaaScore: this.utxoView.virtualDaaScore(),
         coinbaseMaturity: this.coinbaseMaturity,
+        secp256k1: this.secp256k1,
         ...(feerateThreshold === undefined ? {} : { feerateThreshold: { mass: massOf(mtx), threshold: feerateThreshold } }),
       });
       return null;

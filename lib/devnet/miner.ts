@@ -22,7 +22,7 @@
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { equalBytes } from '../kaspa/bytes';
 import { headerHash, prePowHash } from '../kaspa/header';
-import { PowState } from '../kaspa/pow';
+import { PowState, type PowMatrixCache } from '../kaspa/pow';
 import type { Hash } from '../kaspa/types';
 import type { RpcAddress, RpcRawBlock, SubmitBlockRejectReason } from '../rpc/types';
 import { bitsForExpectedHashesPerBlock, type Block } from './genesis';
@@ -99,6 +99,8 @@ export interface MinerSwarmOptions {
   maxHashesPerTick?: number;
   /** Hashes a late or capped tick leaves undone are made up later, up to this many milliseconds' worth per miner. */
   maxBacklogMs?: number;
+  /** Shared with the consensus that validates the miners' blocks, so a solved block's matrix is not generated twice. */
+  powMatrixCache?: PowMatrixCache;
   onEvent?: (event: MinerEvent) => void;
 }
 
@@ -194,6 +196,7 @@ class Swarm implements MinerSwarm {
   private readonly maxHashesPerTick: number;
   private readonly maxBacklogMs: number;
   private readonly onEvent: ((event: MinerEvent) => void) | undefined;
+  private readonly powMatrixCache: PowMatrixCache | undefined;
 
   private isRunning = false;
   /** Bumped by every start and stop, so callbacks of an earlier run do nothing. */
@@ -216,6 +219,7 @@ class Swarm implements MinerSwarm {
     this.maxHashesPerTick = options.maxHashesPerTick ?? DEFAULT_MAX_HASHES_PER_TICK;
     this.maxBacklogMs = options.maxBacklogMs ?? DEFAULT_MAX_BACKLOG_MS;
     this.onEvent = options.onEvent;
+    this.powMatrixCache = options.powMatrixCache;
 
     requireNonNegative(this.maxBacklogMs, 'maxBacklogMs');
     if (!(this.tickMs > 0) || !(this.templateRefreshMs > 0) || !(this.maxHashesPerTick >= 1)) {
@@ -503,7 +507,7 @@ class Swarm implements MinerSwarm {
     miner.work = {
       block,
       prePowHash: prePow,
-      pow: new PowState({ prePowHash: prePow, timestamp: header.timestamp, bits: header.bits }),
+      pow: new PowState({ prePowHash: prePow, timestamp: header.timestamp, bits: header.bits, matrixCache: this.powMatrixCache }),
       nonceLow: Math.floor(this.random() * U32) >>> 0,
       nonceHigh: Math.floor(this.random() * U32) >>> 0,
     };

@@ -12,18 +12,19 @@
  * Block rate: the consensus targets `blocksPerSecond` (targetTimePerBlock = 1000 / blocksPerSecond; 10 blocks/s is
  * Crescendo exactly) and the genesis bits are set so the swarm's total hash rate meets that rate from the start.
  *
- * CPU: pure-JavaScript Schnorr costs a few milliseconds per signature and per verification. The traffic generator
- * (which signs) therefore runs on a worker thread by default; the node's thread verifies each input once in the
- * mempool and marks it verified, so templates and blocks carrying the transaction skip the check.
+ * CPU: signatures go through libsecp256k1 compiled to WebAssembly (secp256k1-wasm.ts; under a millisecond per
+ * signature or verification, against a few for lib/kaspa's pure-JavaScript reference). The traffic generator (which
+ * signs) still runs on a worker thread by default; the node's thread verifies each input once in the mempool and
+ * marks it verified, so templates and blocks carrying the transaction skip the check.
  *
- * Restart cost: the log replay re-validates every block, about 5 ms per block (mostly the PoW matrix and the virtual
- * update) plus one signature verification (a few ms) per transaction input, so an hour of 10 blocks/s history
- * (36,000 blocks) takes a few minutes to come back.
+ * Restart cost: the log replay re-validates every block (the virtual update, and the PoW matrix, which the replay
+ * cannot take from the miners' cache) plus one signature verification (under a millisecond) per transaction input,
+ * so an hour of 10 blocks/s history (36,000 blocks) takes minutes to come back.
  */
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { bytesToHex, hexToBytes } from '../kaspa/bytes';
 import { headerHash } from '../kaspa/header';
-import { PowState } from '../kaspa/pow';
+import { PowMatrixCache, PowState } from '../kaspa/pow';
 import type { Hash, Transaction } from '../kaspa/types';
 import { RpcRejectedError } from '../rpc/errors';
 import { stringifyJson } from '../rpc/json';
@@ -39,6 +40,7 @@ import { CRESCENDO_PARAMS, type ConsensusParams } from './params';
 import { createRpcHandlers, DEVNET_NETWORK } from './rpc-handlers';
 import { acceptedTransactionIdsToRpc, blockInfoToRpc, utxoChangeToRpc } from './rpc-converter';
 import type { RpcCaller } from './rpc-transaction';
+import { wasmSecp256k1 } from './secp256k1-wasm';
 import { createTrafficGenerator, seededRandom } from './traffic';
 import { createTrafficThread, type TrafficRunner } from './traffic-thread';
 import { createWalletSet, type WalletSet } from './wallet';
@@ -202,12 +204,15 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
   const genesis = createDevnetGenesis({ timestamp: genesisRecord.timestamp, bits: genesisRecord.bits });
 
   let replaying = false;
+  const powMatrixCache = new PowMatrixCache();
   const consensus = createConsensus({
     params,
     genesis,
     // Replayed blocks were validated against the clock when first accepted; the future-timestamp bound is not re-applied.
     clock: () => (replaying ? Number.MAX_SAFE_INTEGER : clock()),
     random,
+    secp256k1: wasmSecp256k1,
+    powMatrixCache,
   });
   const mempool = createMempool({
     params: { coinbaseMaturity: params.coinbaseMaturity, targetTimePerBlock: params.targetTimePerBlock },
@@ -218,6 +223,7 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
     },
     clock: { now: clock },
     random,
+    secp256k1: wasmSecp256k1,
   });
 
   if (log) {
@@ -252,6 +258,7 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
     count: options.wallets ?? Math.max(8, minerCount),
     prefix,
     coinbaseMaturity: BigInt(params.coinbaseMaturity),
+    secp256k1: wasmSecp256k1,
   });
 
   const swarm: MinerSwarm | null =
@@ -266,6 +273,7 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
           random,
           networkDelayMs: options.networkDelayMs,
           extraData: 'dagboard-miner',
+          powMatrixCache,
         })
       : null;
   const txPerSecond = options.txPerSecond ?? 0;
@@ -360,6 +368,8 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
     enqueue({ kind: 'chainChanged', change, returned: transactionsLeftBehind(change) });
   });
   consensus.events.on('utxosChanged', ({ added, removed }) => {
+    // Only wRPC connections can subscribe; without a server the address encoding of every change would be wasted.
+    if (server === undefined) return;
     enqueue({
       kind: 'notify',
       event: 'UtxosChanged',

@@ -13,7 +13,7 @@ import { MAX_SOMPI } from '../kaspa/amount';
 import { scriptClassOf } from '../kaspa/address';
 import { bytesToHex, equalBytes } from '../kaspa/bytes';
 import { SigHashReusedValues } from '../kaspa/sighash';
-import { verifyP2pkInput, type InputVerification } from '../kaspa/signing';
+import { verifyP2pkInput, type InputVerification, type Secp256k1Backend } from '../kaspa/signing';
 import { isCoinbase } from '../kaspa/transaction';
 import { SUBNETWORK_ID_NATIVE, type Outpoint, type Transaction, type TransactionInput, type UtxoEntry } from '../kaspa/types';
 
@@ -192,6 +192,8 @@ export interface PopulatedValidationContext {
    * which kaspad runs inside consensus validation, before the scripts).
    */
   feerateThreshold?: { mass: bigint; threshold: number };
+  /** Verifies the signatures; lib/kaspa's reference implementation when omitted. */
+  secp256k1?: Secp256k1Backend;
 }
 
 /**
@@ -211,7 +213,7 @@ export function validatePopulatedTransaction(tx: Transaction, entries: readonly 
   if (feerateThreshold && Number(fee) / Number(feerateThreshold.mass) <= feerateThreshold.threshold) {
     throw new TxRuleError('FeerateTooLow', 'fee rate per contextual mass gram is not greater than the fee rate of the replaced transaction');
   }
-  checkScripts(tx, entries);
+  checkScripts(tx, entries, context.secp256k1);
   return fee;
 }
 
@@ -255,10 +257,10 @@ function checkSequenceLocks(tx: Transaction, entries: readonly UtxoEntry[], povD
  * Runs every input's script. Crescendo counts sig ops at run time: each signature check consumes one unit of the
  * input's committed sig-op count, so a count of 0 fails before the signature is looked at.
  */
-export function checkScripts(tx: Transaction, entries: readonly UtxoEntry[]): void {
+export function checkScripts(tx: Transaction, entries: readonly UtxoEntry[], secp256k1?: Secp256k1Backend): void {
   const reusedValues = new SigHashReusedValues(tx);
   tx.inputs.forEach((input, index) => {
-    const verification = verifyP2pkInput(tx, index, entries, reusedValues);
+    const verification = verifyP2pkInput(tx, index, entries, reusedValues, secp256k1);
     if (verification.status === 'unsupported') {
       throw new TxRuleError('UnsupportedScript', `input ${index} spends a script this node cannot execute`, index);
     }

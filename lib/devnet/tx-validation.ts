@@ -11,7 +11,8 @@ import { MAX_SOMPI } from '../kaspa/amount';
 import { bytesToHex } from '../kaspa/bytes';
 import { transactionStorageMass } from '../kaspa/mass';
 import { transactionHash } from '../kaspa/transaction';
-import type { Transaction, UtxoEntry } from '../kaspa/types';
+import type { Secp256k1Backend } from '../kaspa/signing';
+import type { Hash, Transaction, UtxoEntry } from '../kaspa/types';
 import { checkScripts, formatOutpoint, TxRuleError } from './transaction-validator';
 import { outpointKey, type UtxoView } from './utxo-diff';
 
@@ -39,6 +40,10 @@ export interface UtxoContextOptions {
   /** False for kaspad's SkipScriptChecks (the selected parent's transactions, verified in the same context). */
   checkScripts: boolean;
   scriptCache?: ScriptVerificationCache;
+  /** Verifies the signatures; lib/kaspa's reference implementation when omitted. */
+  secp256k1?: Secp256k1Backend;
+  /** `transactionHash(tx)` when the caller already has it (the script cache key). */
+  transactionHash?: Hash;
 }
 
 export type UtxoValidation =
@@ -84,10 +89,10 @@ export function validateTransactionInUtxoContext(
     if (lockDaaScore >= povDaaScore) return { ok: false, message: 'one of the transaction sequence locks conditions was not met' };
   }
   if (options.checkScripts) {
-    const key = options.scriptCache === undefined ? undefined : bytesToHex(transactionHash(tx));
+    const key = options.scriptCache === undefined ? undefined : bytesToHex(options.transactionHash ?? transactionHash(tx));
     if (key === undefined || !options.scriptCache!.has(key)) {
       try {
-        checkScripts(tx, entries);
+        checkScripts(tx, entries, options.secp256k1);
       } catch (error) {
         if (error instanceof TxRuleError) return { ok: false, message: error.message };
         throw error;

@@ -11,7 +11,7 @@
  * virtual DAA score, as the mempool checks), minus outpoints spent by this wallet's pending transactions, plus the
  * change outputs of those pending transactions so payments can chain before they are mined.
  */
-import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { addressToScriptPublicKey, schnorrAddressFromPublicKey, type AddressPrefix } from '../kaspa/address';
@@ -27,7 +27,7 @@ import {
   transientMass,
 } from '../kaspa/mass';
 import { calcSchnorrSignatureHash, SIG_HASH_ALL, SigHashReusedValues } from '../kaspa/sighash';
-import { p2pkSignatureScript, signSchnorr } from '../kaspa/signing';
+import { nobleSecp256k1, p2pkSignatureScript, signSchnorr, type Secp256k1Backend } from '../kaspa/signing';
 import { transactionId } from '../kaspa/transaction';
 import {
   SUBNETWORK_ID_NATIVE,
@@ -198,6 +198,7 @@ interface WalletContext {
   /** The relay policy the dust rule is read from. */
   readonly relayPolicy: MempoolConfig;
   readonly pendingTtlDaa: bigint;
+  readonly secp256k1: Secp256k1Backend;
 }
 
 interface PendingRecord {
@@ -232,7 +233,7 @@ export class Wallet {
     this.#privateKey = privateKey;
     this.#context = context;
     this.index = index;
-    this.publicKey = schnorr.getPublicKey(privateKey);
+    this.publicKey = context.secp256k1.schnorrPublicKey(privateKey);
     this.address = schnorrAddressFromPublicKey(this.publicKey, prefix);
     this.scriptPublicKey = addressToScriptPublicKey(this.address);
   }
@@ -470,7 +471,8 @@ export class Wallet {
       ...withMass,
       inputs: withMass.inputs.map((input, index) => {
         const hash = calcSchnorrSignatureHash(withMass, index, entries, SIG_HASH_ALL, reusedValues);
-        return { ...input, signatureScript: p2pkSignatureScript(signSchnorr(hash, this.#privateKey), SIG_HASH_ALL) };
+        const signature = signSchnorr(hash, this.#privateKey, undefined, this.#context.secp256k1);
+        return { ...input, signatureScript: p2pkSignatureScript(signature, SIG_HASH_ALL) };
       }),
     };
     const id = transactionId(transaction);
@@ -591,6 +593,8 @@ export interface WalletSetOptions {
   coinbaseMaturity?: bigint;
   feePolicy?: Partial<FeePolicy>;
   pendingTtlDaa?: bigint;
+  /** Derives keys and signs; lib/kaspa's reference implementation when omitted. */
+  secp256k1?: Secp256k1Backend;
 }
 
 export class WalletSet implements WalletContext {
@@ -604,6 +608,7 @@ export class WalletSet implements WalletContext {
   readonly feePolicy: FeePolicy;
   readonly relayPolicy: MempoolConfig;
   readonly pendingTtlDaa: bigint;
+  readonly secp256k1: Secp256k1Backend;
 
   constructor(options: WalletSetOptions) {
     const { count } = options;
@@ -616,6 +621,7 @@ export class WalletSet implements WalletContext {
       minimumRelayTransactionFee: this.feePolicy.minimumRelayFeeSompiPerKg,
     });
     this.pendingTtlDaa = options.pendingTtlDaa ?? DEFAULT_PENDING_TTL_DAA;
+    this.secp256k1 = options.secp256k1 ?? nobleSecp256k1;
     this.#nextFreshIndex = count;
     this.wallets = Array.from(
       { length: count },
@@ -644,7 +650,7 @@ export class WalletSet implements WalletContext {
   /** The next never-used receive address from the same seed (indices past the wallets); its key is not kept. */
   freshAddress(): string {
     const key = deriveWalletPrivateKey(this.#seed, this.#nextFreshIndex++);
-    return schnorrAddressFromPublicKey(schnorr.getPublicKey(key), this.prefix);
+    return schnorrAddressFromPublicKey(this.secp256k1.schnorrPublicKey(key), this.prefix);
   }
 
   #route(entries: readonly RpcUtxosByAddressesEntry[]): Map<Wallet, SpendableUtxo[]> {

@@ -1,15 +1,27 @@
 /** Byte helpers shared by every Kaspa primitive: hex codecs, concatenation and a little-endian writer. */
 
-const HEX_PATTERN = /^(?:[0-9a-fA-F]{2})*$/;
-
 export class HexError extends Error {
   override name = 'HexError';
 }
 
+/** The value of a hex digit's character code (either case), or -1. */
+function hexDigitValue(code: number): number {
+  if (code >= 0x30 && code <= 0x39) return code - 0x30;
+  const lower = code | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x57 : -1;
+}
+
+/** Accepts only an even number of hex digits, either case. */
 export function hexToBytes(hex: string): Uint8Array {
-  if (!HEX_PATTERN.test(hex)) throw new HexError(`invalid hex string (${hex.length} characters)`);
+  const invalid = () => new HexError(`invalid hex string (${hex.length} characters)`);
+  if (hex.length % 2 !== 0) throw invalid();
   const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  for (let i = 0; i < bytes.length; i++) {
+    const high = hexDigitValue(hex.charCodeAt(2 * i));
+    const low = hexDigitValue(hex.charCodeAt(2 * i + 1));
+    if (high < 0 || low < 0) throw invalid();
+    bytes[i] = (high << 4) | low;
+  }
   return bytes;
 }
 

@@ -6,6 +6,7 @@ import { prePowHash } from './header';
 import {
   MATRIX_SIZE,
   MAX_DIFFICULTY_TARGET,
+  PowMatrixCache,
   PowState,
   Xoshiro256PlusPlus,
   blockLevelFromPow,
@@ -160,6 +161,30 @@ describe('matrix', () => {
     expect(matrixRank(full)).toBe(63);
   });
 
+  it('runs xoshiro256++ on u32 halves exactly as the 64-bit definition (xoshiro.rs) does', () => {
+    const mask = (1n << 64n) - 1n;
+    const rotl = (value: bigint, shift: bigint) => ((value << shift) | (value >> (64n - shift))) & mask;
+    fc.assert(
+      fc.property(arbHash.filter((seed) => seed.some((byte) => byte !== 0)), (seed) => {
+        const view = new DataView(seed.buffer, seed.byteOffset, seed.byteLength);
+        const s = [0, 8, 16, 24].map((offset) => view.getBigUint64(offset, true));
+        const generator = new Xoshiro256PlusPlus(seed);
+        for (let step = 0; step < 40; step++) {
+          const expected = (rotl((s[0]! + s[3]!) & mask, 23n) + s[0]!) & mask;
+          const t = (s[1]! << 17n) & mask;
+          s[2]! ^= s[0]!;
+          s[3]! ^= s[1]!;
+          s[1]! ^= s[2]!;
+          s[0]! ^= s[3]!;
+          s[2]! ^= t;
+          s[3] = rotl(s[3]!, 45n);
+          expect(generator.nextU64()).toBe(expected);
+        }
+      }),
+      { numRuns: 30 },
+    );
+  });
+
   it('only ever returns full-rank matrices of 4-bit entries', () => {
     fc.assert(
       fc.property(arbHash, (seed) => {
@@ -253,6 +278,25 @@ describe('PowState', () => {
       { numRuns: 5 },
     );
     expect(new PowState({ ...input, bits: 0 }).checkPow(7n)).toBe(false);
+  });
+
+  it('takes matrices from a PowMatrixCache: generated once per pre-PoW hash, least recently used evicted', () => {
+    const cache = new PowMatrixCache(2);
+    const [a, b, c] = [1, 2, 3].map((fill) => new Uint8Array(32).fill(fill)) as [Uint8Array, Uint8Array, Uint8Array];
+    const fromA = cache.matrixFor(a);
+    expect(fromA).toEqual(generateMatrix(a));
+    expect(new PowState({ prePowHash: a, timestamp: 5n, bits: 0x1e7fffff, matrixCache: cache }).matrix).toBe(fromA);
+    const fromB = cache.matrixFor(b);
+    expect(cache.matrixFor(a)).toBe(fromA);
+    cache.matrixFor(c);
+    expect(cache.size).toBe(2);
+    expect(cache.matrixFor(a)).toBe(fromA);
+    const regeneratedB = cache.matrixFor(b);
+    expect(regeneratedB).not.toBe(fromB);
+    expect(regeneratedB).toEqual(fromB);
+    const header = headerFromVector(genesis.header);
+    const cached = PowState.fromHeader(header, new PowMatrixCache()).calculatePow(header.nonce);
+    expect(cached).toBe(genesisState.calculatePow(header.nonce));
   });
 
   it('rejects nonces outside u64 and pre-PoW hashes that are not 32 bytes', () => {

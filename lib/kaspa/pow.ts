@@ -6,6 +6,7 @@
  * at most the target its `bits` encode.
  */
 import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { bytesToHex } from './bytes';
 import { kHeavyHashFinal, powHash } from './hashing';
 import { prePowHash } from './header';
 import { keccakF1600 } from './keccak';
@@ -85,53 +86,81 @@ export function levelWork(level: number, maxBlockLevel: number): bigint {
 /** The per-header matrix size: 64 × 64 entries of 4 bits. */
 export const MATRIX_SIZE = 64;
 
-/** xoshiro256++ over 64-bit words; seeded with the four little-endian words of a 32-byte hash. */
+/**
+ * xoshiro256++ over 64-bit words; seeded with the four little-endian words of a 32-byte hash. Each word is kept as
+ * two u32 halves (`state[2k]` low, `state[2k + 1]` high) so generation needs no BigInt.
+ */
 export class Xoshiro256PlusPlus {
-  private s0: bigint;
-  private s1: bigint;
-  private s2: bigint;
-  private s3: bigint;
+  private readonly state = new Uint32Array(8);
 
   constructor(seed: Uint8Array) {
     if (seed.length !== 32) throw new RangeError(`xoshiro seed must be 32 bytes, got ${seed.length}`);
     if (seed.every((byte) => byte === 0)) throw new RangeError('an all-zero seed makes xoshiro emit zeros forever');
     const view = new DataView(seed.buffer, seed.byteOffset, seed.byteLength);
-    this.s0 = view.getBigUint64(0, true);
-    this.s1 = view.getBigUint64(8, true);
-    this.s2 = view.getBigUint64(16, true);
-    this.s3 = view.getBigUint64(24, true);
+    for (let i = 0; i < 8; i++) this.state[i] = view.getUint32(4 * i, true);
+  }
+
+  /** Advances the generator and writes the output word's low half to out[0] and its high half to out[1]. */
+  nextU64Halves(out: Uint32Array): void {
+    const s = this.state;
+    const s0Low = s[0]!;
+    const s0High = s[1]!;
+    const s1Low = s[2]!;
+    const s1High = s[3]!;
+    const s2Low = s[4]!;
+    const s2High = s[5]!;
+    const s3Low = s[6]!;
+    const s3High = s[7]!;
+
+    // result = rotl(s0 + s3, 23) + s0
+    let sumLow = (s0Low + s3Low) >>> 0;
+    let sumHigh = (s0High + s3High + (sumLow < s0Low ? 1 : 0)) >>> 0;
+    const rotatedLow = ((sumLow << 23) | (sumHigh >>> 9)) >>> 0;
+    const rotatedHigh = ((sumHigh << 23) | (sumLow >>> 9)) >>> 0;
+    sumLow = (rotatedLow + s0Low) >>> 0;
+    sumHigh = (rotatedHigh + s0High + (sumLow < rotatedLow ? 1 : 0)) >>> 0;
+    out[0] = sumLow;
+    out[1] = sumHigh;
+
+    // t = s1 << 17; s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3; s2 ^= t; s3 = rotl(s3, 45)
+    const tLow = (s1Low << 17) >>> 0;
+    const tHigh = ((s1High << 17) | (s1Low >>> 15)) >>> 0;
+    const n2Low = s2Low ^ s0Low;
+    const n2High = s2High ^ s0High;
+    const n3Low = s3Low ^ s1Low;
+    const n3High = s3High ^ s1High;
+    s[2] = s1Low ^ n2Low;
+    s[3] = s1High ^ n2High;
+    s[0] = s0Low ^ n3Low;
+    s[1] = s0High ^ n3High;
+    s[4] = n2Low ^ tLow;
+    s[5] = n2High ^ tHigh;
+    // A rotation by 45 is a swap of the halves followed by a rotation by 13.
+    s[6] = (n3High << 13) | (n3Low >>> 19);
+    s[7] = (n3Low << 13) | (n3High >>> 19);
   }
 
   nextU64(): bigint {
-    const result = (this.s0 + rotl64((this.s0 + this.s3) & U64_MASK, 23n)) & U64_MASK;
-    const t = (this.s1 << 17n) & U64_MASK;
-    this.s2 ^= this.s0;
-    this.s3 ^= this.s1;
-    this.s1 ^= this.s2;
-    this.s0 ^= this.s3;
-    this.s2 ^= t;
-    this.s3 = rotl64(this.s3, 45n);
-    return result;
+    const halves = new Uint32Array(2);
+    this.nextU64Halves(halves);
+    return (BigInt(halves[1]!) << 32n) | BigInt(halves[0]!);
   }
-}
-
-function rotl64(value: bigint, shift: bigint): bigint {
-  return ((value << shift) | (value >> (64n - shift))) & U64_MASK;
 }
 
 /** A 64 × 64 matrix, row-major. */
 export type PowMatrix = Uint16Array;
 
-function randomMatrix(generator: Xoshiro256PlusPlus): PowMatrix {
-  const matrix = new Uint16Array(MATRIX_SIZE * MATRIX_SIZE);
+/** Fills `matrix` with 4-bit entries, 16 per output word, least significant nibble first. */
+function fillRandomMatrix(generator: Xoshiro256PlusPlus, matrix: PowMatrix, halves: Uint32Array): void {
   for (let i = 0; i < matrix.length; i += 16) {
-    let word = generator.nextU64();
-    for (let nibble = 0; nibble < 16; nibble++) {
-      matrix[i + nibble] = Number(word & 0xfn);
-      word >>= 4n;
+    generator.nextU64Halves(halves);
+    const low = halves[0]!;
+    const high = halves[1]!;
+    for (let nibble = 0; nibble < 8; nibble++) {
+      matrix[i + nibble] = (low >>> (4 * nibble)) & 0xf;
+      matrix[i + 8 + nibble] = (high >>> (4 * nibble)) & 0xf;
     }
   }
-  return matrix;
 }
 
 /** Rank by floating-point Gauss–Jordan elimination, operation for operation as consensus computes it. */
@@ -147,11 +176,14 @@ export function matrixRank(matrix: PowMatrix): number {
     rank++;
     rowSelected[j] = 1;
     const pivotRow = j * MATRIX_SIZE;
-    for (let p = i + 1; p < MATRIX_SIZE; p++) m[pivotRow + p] = m[pivotRow + p]! / m[pivotRow + i]!;
+    // Only columns after i change below, so the pivot and each row's factor (column i) stay fixed in their loops.
+    const pivot = m[pivotRow + i]!;
+    for (let p = i + 1; p < MATRIX_SIZE; p++) m[pivotRow + p] = m[pivotRow + p]! / pivot;
     for (let k = 0; k < MATRIX_SIZE; k++) {
       const row = k * MATRIX_SIZE;
-      if (k === j || !(Math.abs(m[row + i]!) > EPS)) continue;
-      for (let p = i + 1; p < MATRIX_SIZE; p++) m[row + p] = m[row + p]! - m[pivotRow + p]! * m[row + i]!;
+      const factor = m[row + i]!;
+      if (k === j || !(Math.abs(factor) > EPS)) continue;
+      for (let p = i + 1; p < MATRIX_SIZE; p++) m[row + p] = m[row + p]! - m[pivotRow + p]! * factor;
     }
   }
   return rank;
@@ -160,9 +192,42 @@ export function matrixRank(matrix: PowMatrix): number {
 /** The header's matrix: random 4-bit entries from xoshiro256++(prePowHash), redrawn until full rank. */
 export function generateMatrix(prePowHash: Uint8Array): PowMatrix {
   const generator = new Xoshiro256PlusPlus(prePowHash);
+  const matrix = new Uint16Array(MATRIX_SIZE * MATRIX_SIZE);
+  const halves = new Uint32Array(2);
   for (;;) {
-    const matrix = randomMatrix(generator);
+    fillRandomMatrix(generator, matrix, halves);
     if (matrixRank(matrix) === MATRIX_SIZE) return matrix;
+  }
+}
+
+/**
+ * Matrices by pre-PoW hash, least recently used evicted first. A matrix depends on the pre-PoW hash alone, so a hit is
+ * exact: a node that validates a block its own miner solved reuses the matrix the miner generated. Matrices handed
+ * out are shared and must not be modified.
+ */
+export class PowMatrixCache {
+  private readonly matrices = new Map<string, PowMatrix>();
+
+  constructor(private readonly capacity = 128) {
+    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`a cache capacity is a positive integer, got ${capacity}`);
+  }
+
+  get size(): number {
+    return this.matrices.size;
+  }
+
+  matrixFor(prePowHash: Uint8Array): PowMatrix {
+    const key = bytesToHex(prePowHash);
+    const cached = this.matrices.get(key);
+    if (cached !== undefined) {
+      this.matrices.delete(key);
+      this.matrices.set(key, cached);
+      return cached;
+    }
+    const matrix = generateMatrix(prePowHash);
+    if (this.matrices.size >= this.capacity) this.matrices.delete(this.matrices.keys().next().value!);
+    this.matrices.set(key, matrix);
+    return matrix;
   }
 }
 
@@ -252,6 +317,8 @@ export interface PowStateInput {
   /** Header timestamp in milliseconds. */
   timestamp: bigint;
   bits: number;
+  /** Where the matrix is looked up; generated afresh when omitted. */
+  matrixCache?: PowMatrixCache;
 }
 
 /**
@@ -273,9 +340,9 @@ export class PowState {
    */
   private readonly packedRowPairs = new Int32Array((MATRIX_SIZE / 2) * MATRIX_SIZE);
 
-  constructor({ prePowHash, timestamp, bits }: PowStateInput) {
+  constructor({ prePowHash, timestamp, bits, matrixCache }: PowStateInput) {
     assertHash(prePowHash, 'pre-PoW hash');
-    this.matrix = generateMatrix(prePowHash);
+    this.matrix = matrixCache ? matrixCache.matrixFor(prePowHash) : generateMatrix(prePowHash);
     for (let i = 0; i < MATRIX_SIZE / 2; i++) {
       for (let c = 0; c < MATRIX_SIZE; c++) {
         this.packedRowPairs[i * MATRIX_SIZE + c] =
@@ -287,8 +354,8 @@ export class PowState {
     powHashPreimage(prePowHash, timestamp, 0n).forEach((byte, i) => xorByte(this.powBase, i, byte));
   }
 
-  static fromHeader(header: Header): PowState {
-    return new PowState({ prePowHash: prePowHash(header), timestamp: header.timestamp, bits: header.bits });
+  static fromHeader(header: Header, matrixCache?: PowMatrixCache): PowState {
+    return new PowState({ prePowHash: prePowHash(header), timestamp: header.timestamp, bits: header.bits, matrixCache });
   }
 
   /** Hashes the nonce given as two u32 halves; the result is left in the internal state (words 0..7). */

@@ -4,7 +4,7 @@
  * crypto/txscript/src/lib.rs and opcodes/mod.rs (OpCheckSig, OpCheckSigECDSA, P2SH), wallet/core/src/message.rs.
  */
 import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
-import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { randomBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import {
   isPayToPublicKeyEcdsaScript,
   isPayToPublicKeyScript,
@@ -38,39 +38,84 @@ function requireHash(hash: Uint8Array): void {
   if (hash.length !== 32) throw new RangeError(`a signature hash is 32 bytes, got ${hash.length}`);
 }
 
-export function schnorrPublicKey(privateKey: Uint8Array): Uint8Array {
-  return schnorr.getPublicKey(privateKey);
+/**
+ * The secp256k1 operations signing and verification need. Callers validate lengths first; implementations return
+ * false (never throw) for a signature or key that is not a valid encoding, and must produce exactly the signatures
+ * the default does: BIP340 Schnorr with the given aux randomness, RFC 6979 ECDSA in 64-byte compact low-S form.
+ */
+export interface Secp256k1Backend {
+  readonly name: string;
+  /** The 32-byte x-only public key. */
+  schnorrPublicKey(privateKey: Uint8Array): Uint8Array;
+  /** The 33-byte compressed public key. */
+  ecdsaPublicKey(privateKey: Uint8Array): Uint8Array;
+  signSchnorr(hash: Hash, privateKey: Uint8Array, auxRand: Uint8Array): Uint8Array;
+  verifySchnorr(signature: Uint8Array, hash: Hash, xOnlyPublicKey: Uint8Array): boolean;
+  signEcdsa(hash: Hash, privateKey: Uint8Array): Uint8Array;
+  verifyEcdsa(signature: Uint8Array, hash: Hash, compressedPublicKey: Uint8Array): boolean;
 }
 
-export function ecdsaPublicKey(privateKey: Uint8Array): Uint8Array {
-  return secp256k1.getPublicKey(privateKey, true);
+/** The reference implementation (@noble/curves) and the default everywhere a backend can be passed. */
+export const nobleSecp256k1: Secp256k1Backend = {
+  name: 'noble',
+  schnorrPublicKey: (privateKey) => schnorr.getPublicKey(privateKey),
+  ecdsaPublicKey: (privateKey) => secp256k1.getPublicKey(privateKey, true),
+  signSchnorr: (hash, privateKey, auxRand) => schnorr.sign(hash, privateKey, auxRand),
+  verifySchnorr: (signature, hash, xOnlyPublicKey) => schnorr.verify(signature, hash, xOnlyPublicKey),
+  signEcdsa: (hash, privateKey) => secp256k1.sign(hash, privateKey, { prehash: false, lowS: true }),
+  verifyEcdsa: (signature, hash, compressedPublicKey) => {
+    try {
+      return secp256k1.verify(signature, hash, compressedPublicKey, { prehash: false, lowS: true });
+    } catch {
+      return false;
+    }
+  },
+};
+
+export function schnorrPublicKey(privateKey: Uint8Array, backend: Secp256k1Backend = nobleSecp256k1): Uint8Array {
+  return backend.schnorrPublicKey(privateKey);
+}
+
+export function ecdsaPublicKey(privateKey: Uint8Array, backend: Secp256k1Backend = nobleSecp256k1): Uint8Array {
+  return backend.ecdsaPublicKey(privateKey);
 }
 
 /** BIP340 over the 32-byte hash itself. `auxRand` defaults to fresh randomness, as rusty-kaspa's signer uses. */
-export function signSchnorr(hash: Hash, privateKey: Uint8Array, auxRand?: Uint8Array): Uint8Array {
+export function signSchnorr(
+  hash: Hash,
+  privateKey: Uint8Array,
+  auxRand: Uint8Array = randomBytes(32),
+  backend: Secp256k1Backend = nobleSecp256k1,
+): Uint8Array {
   requireHash(hash);
-  return schnorr.sign(hash, privateKey, auxRand);
+  return backend.signSchnorr(hash, privateKey, auxRand);
 }
 
-export function verifySchnorr(signature: Uint8Array, hash: Hash, xOnlyPublicKey: Uint8Array): boolean {
+export function verifySchnorr(
+  signature: Uint8Array,
+  hash: Hash,
+  xOnlyPublicKey: Uint8Array,
+  backend: Secp256k1Backend = nobleSecp256k1,
+): boolean {
   if (signature.length !== SIGNATURE_LENGTH || hash.length !== 32 || xOnlyPublicKey.length !== 32) return false;
-  return schnorr.verify(signature, hash, xOnlyPublicKey);
+  return backend.verifySchnorr(signature, hash, xOnlyPublicKey);
 }
 
 /** Deterministic (RFC 6979) ECDSA over the hash as given (no further hashing); compact, low-S. */
-export function signEcdsa(hash: Hash, privateKey: Uint8Array): Uint8Array {
+export function signEcdsa(hash: Hash, privateKey: Uint8Array, backend: Secp256k1Backend = nobleSecp256k1): Uint8Array {
   requireHash(hash);
-  return secp256k1.sign(hash, privateKey, { prehash: false, lowS: true });
+  return backend.signEcdsa(hash, privateKey);
 }
 
 /** Accepts only 33-byte compressed keys and low-S signatures, as kaspad's OpCheckSigECDSA does. */
-export function verifyEcdsa(signature: Uint8Array, hash: Hash, compressedPublicKey: Uint8Array): boolean {
+export function verifyEcdsa(
+  signature: Uint8Array,
+  hash: Hash,
+  compressedPublicKey: Uint8Array,
+  backend: Secp256k1Backend = nobleSecp256k1,
+): boolean {
   if (signature.length !== SIGNATURE_LENGTH || hash.length !== 32 || compressedPublicKey.length !== 33) return false;
-  try {
-    return secp256k1.verify(signature, hash, compressedPublicKey, { prehash: false, lowS: true });
-  } catch {
-    return false;
-  }
+  return backend.verifyEcdsa(signature, hash, compressedPublicKey);
 }
 
 /** A single data push (OP_DATA_1 … OP_DATA_75), the only form our scripts need. */
@@ -102,6 +147,8 @@ export interface SignInputOptions {
   reusedValues?: SigHashReusedValues;
   /** BIP340 auxiliary randomness (Schnorr only); random when omitted. */
   auxRand?: Uint8Array;
+  /** The noble reference implementation when omitted. */
+  backend?: Secp256k1Backend;
 }
 
 /**
@@ -131,15 +178,15 @@ export function signInput(
       `input ${inputIndex} spends ${spent}; only P2PK, P2PK-ECDSA and P2SH-wrapped P2PK can be signed`,
     );
   }
-  const ownKey = key.scheme === 'schnorr' ? schnorrPublicKey(privateKey) : ecdsaPublicKey(privateKey);
+  const { reusedValues, auxRand, backend = nobleSecp256k1 } = options;
+  const ownKey = key.scheme === 'schnorr' ? backend.schnorrPublicKey(privateKey) : backend.ecdsaPublicKey(privateKey);
   if (!equalBytes(ownKey, key.publicKey)) {
     throw new SigningError(`the private key does not belong to the public key that input ${inputIndex} pays to`);
   }
-  const { reusedValues, auxRand } = options;
   const signature =
     key.scheme === 'schnorr'
-      ? signSchnorr(calcSchnorrSignatureHash(tx, inputIndex, spentUtxos, hashType, reusedValues), privateKey, auxRand)
-      : signEcdsa(calcEcdsaSignatureHash(tx, inputIndex, spentUtxos, hashType, reusedValues), privateKey);
+      ? signSchnorr(calcSchnorrSignatureHash(tx, inputIndex, spentUtxos, hashType, reusedValues), privateKey, auxRand, backend)
+      : signEcdsa(calcEcdsaSignatureHash(tx, inputIndex, spentUtxos, hashType, reusedValues), privateKey, backend);
   const signatureScript = p2pkSignatureScript(signature, hashType);
   return redeemScript ? concatBytes(signatureScript, pushData(redeemScript)) : signatureScript;
 }
@@ -148,6 +195,8 @@ export interface SignTransactionOptions {
   hashType?: SigHashType;
   /** Leave inputs whose key is not among `privateKeys` as they are instead of throwing. */
   partial?: boolean;
+  /** The noble reference implementation when omitted. */
+  backend?: Secp256k1Backend;
 }
 
 interface KeyForScript {
@@ -166,15 +215,15 @@ export function signTransaction(
   options: SignTransactionOptions = {},
 ): Transaction {
   const keysByScript = new Map<string, KeyForScript>();
+  const { hashType = SIG_HASH_ALL, backend = nobleSecp256k1 } = options;
   for (const privateKey of privateKeys) {
-    const schnorrScript = payToPublicKeyScript(schnorrPublicKey(privateKey)).script;
-    const ecdsaScript = payToPublicKeyEcdsaScript(ecdsaPublicKey(privateKey)).script;
+    const schnorrScript = payToPublicKeyScript(backend.schnorrPublicKey(privateKey)).script;
+    const ecdsaScript = payToPublicKeyEcdsaScript(backend.ecdsaPublicKey(privateKey)).script;
     for (const script of [schnorrScript, ecdsaScript]) {
       keysByScript.set(bytesToHex(script), { privateKey });
       keysByScript.set(bytesToHex(payToScriptHashScript(script).script), { privateKey, redeemScript: script });
     }
   }
-  const { hashType = SIG_HASH_ALL } = options;
   const reusedValues = new SigHashReusedValues(tx);
   const unsigned: number[] = [];
   const signatureScripts = tx.inputs.map((input, index) => {
@@ -186,7 +235,11 @@ export function signTransaction(
       unsigned.push(index);
       return input.signatureScript;
     }
-    return signInput(tx, index, key.privateKey, spentUtxos, hashType, { redeemScript: key.redeemScript, reusedValues });
+    return signInput(tx, index, key.privateKey, spentUtxos, hashType, {
+      redeemScript: key.redeemScript,
+      reusedValues,
+      backend,
+    });
   });
   if (unsigned.length > 0 && !options.partial) {
     const inputs = `input${unsigned.length > 1 ? 's' : ''} ${unsigned.join(', ')}`;
@@ -273,6 +326,7 @@ export function verifyP2pkInput(
   inputIndex: number,
   spentUtxos: readonly UtxoEntry[],
   reusedValues: SigHashReusedValues = new SigHashReusedValues(tx),
+  backend: Secp256k1Backend = nobleSecp256k1,
 ): InputVerification {
   const input = tx.inputs[inputIndex];
   if (!input) {
@@ -325,7 +379,7 @@ export function verifyP2pkInput(
   }
   const calcSignatureHash = key.scheme === 'schnorr' ? calcSchnorrSignatureHash : calcEcdsaSignatureHash;
   const verify = key.scheme === 'schnorr' ? verifySchnorr : verifyEcdsa;
-  if (!verify(signature, calcSignatureHash(tx, inputIndex, spentUtxos, hashType, reusedValues), key.publicKey)) {
+  if (!verify(signature, calcSignatureHash(tx, inputIndex, spentUtxos, hashType, reusedValues), key.publicKey, backend)) {
     return invalid('invalid_signature', 'the signature does not verify against the public key in the script');
   }
   return { status: 'valid', scheme: key.scheme, viaScriptHash, hashType };
@@ -340,14 +394,16 @@ export function signPersonalMessage(
   message: string | Uint8Array,
   privateKey: Uint8Array,
   auxRand?: Uint8Array,
+  backend: Secp256k1Backend = nobleSecp256k1,
 ): Uint8Array {
-  return signSchnorr(personalMessageHash(message), privateKey, auxRand);
+  return signSchnorr(personalMessageHash(message), privateKey, auxRand, backend);
 }
 
 export function verifyPersonalMessage(
   message: string | Uint8Array,
   signature: Uint8Array,
   xOnlyPublicKey: Uint8Array,
+  backend: Secp256k1Backend = nobleSecp256k1,
 ): boolean {
-  return verifySchnorr(signature, personalMessageHash(message), xOnlyPublicKey);
+  return verifySchnorr(signature, personalMessageHash(message), xOnlyPublicKey, backend);
 }

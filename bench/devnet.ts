@@ -1,0 +1,222 @@
+/**
+ * Sustained throughput and CPU cost of the embedded devnet: one node in-process (memory persistence, its simulated
+ * miners, the traffic generator on its worker thread), measured over a fixed window after a warm-up. Run with
+ * `npx tsx bench/devnet.ts` (or `npm run bench:devnet`); the run stops by itself.
+ *
+ * Options (all optional): --bps 10, --tps 100 (0 runs no traffic: the cost of the blocks alone), --duration 60 (seconds measured), --warmup (seconds; default: the
+ * coinbase maturity in seconds plus 10, so the wallets hold mature coinbase outputs before the window opens),
+ * --maturity 100 (coinbase maturity in DAA units, passed as the node's `params` override; Crescendo's is 1000, which
+ * at 10 blocks/s would need a warm-up of well over 100 s), --seed bench.
+ *
+ * CPU: process.cpuUsage covers every thread of the process (main, traffic worker, V8 and libuv helpers); the
+ * per-thread figures come from /proc/self/task (Linux only) and are omitted elsewhere. Percentages are of one core.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { createDevnetNode } from '../lib/devnet/node';
+import { bytesToHex } from '../lib/kaspa/bytes';
+
+const { values } = parseArgs({
+  options: {
+    bps: { type: 'string', default: '10' },
+    tps: { type: 'string', default: '100' },
+    duration: { type: 'string', default: '60' },
+    warmup: { type: 'string' },
+    maturity: { type: 'string', default: '100' },
+    seed: { type: 'string', default: 'bench' },
+  },
+});
+
+function positive(name: string, text: string | undefined): number {
+  const value = Number(text);
+  if (!(value > 0)) throw new RangeError(`--${name} must be a positive number, got ${text}`);
+  return value;
+}
+
+function nonNegative(name: string, text: string | undefined): number {
+  const value = Number(text);
+  if (!(value >= 0)) throw new RangeError(`--${name} must be zero or a positive number, got ${text}`);
+  return value;
+}
+
+const blocksPerSecond = positive('bps', values.bps);
+const txPerSecond = nonNegative('tps', values.tps);
+const durationSeconds = positive('duration', values.duration);
+const coinbaseMaturity = Math.round(positive('maturity', values.maturity));
+const warmupSeconds = values.warmup === undefined ? coinbaseMaturity / blocksPerSecond + 10 : positive('warmup', values.warmup);
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+interface ThreadSample {
+  name: string;
+  cpuSeconds: number;
+  /** Time the thread was ready to run but waited for a core (schedstat); null where unavailable. */
+  waitSeconds: number | null;
+}
+
+function readWaitSeconds(tid: string): number | null {
+  try {
+    const [, waitNs] = readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').trim().split(' ');
+    return waitNs === undefined ? null : Number(waitNs) / 1e9;
+  } catch {
+    return null;
+  }
+}
+
+/** utime + stime of every OS thread of this process, by thread id; empty where /proc is unavailable. */
+function sampleThreads(): Map<string, ThreadSample> {
+  const samples = new Map<string, ThreadSample>();
+  let tasks: string[];
+  try {
+    tasks = readdirSync('/proc/self/task');
+  } catch {
+    return samples;
+  }
+  for (const tid of tasks) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const nameEnd = stat.lastIndexOf(')');
+      const name = stat.slice(stat.indexOf('(') + 1, nameEnd);
+      const fields = stat.slice(nameEnd + 2).split(' ');
+      const ticks = Number(fields[11]) + Number(fields[12]);
+      samples.set(tid, { name, cpuSeconds: ticks / CLOCK_TICKS_PER_SECOND, waitSeconds: readWaitSeconds(tid) });
+    } catch {
+      // The thread exited between listing and reading.
+    }
+  }
+  return samples;
+}
+
+const percent = (fraction: number) => `${(fraction * 100).toFixed(1)}%`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const errors = new Map<string, number>();
+const node = createDevnetNode({
+  seed: values.seed,
+  persistence: null,
+  blocksPerSecond,
+  txPerSecond,
+  trafficThread: 'worker',
+  params: { coinbaseMaturity },
+  onEvent: (event) => {
+    if (event.type !== 'error') return;
+    const message = event.error instanceof Error ? event.error.message : String(event.error);
+    const key = `${event.source}: ${message.replace(/[0-9a-f]{16,}/g, '…').slice(0, 120)}`;
+    errors.set(key, (errors.get(key) ?? 0) + 1);
+  },
+});
+
+console.log(
+  `devnet bench: ${blocksPerSecond} blocks/s, ${txPerSecond} tx/s${txPerSecond > 0 ? ', traffic on its worker thread' : ''}; coinbase maturity ` +
+    `lowered to ${coinbaseMaturity} DAA (bench option --maturity; Crescendo uses 1000) so the wallets are funded ` +
+    `after a ${warmupSeconds} s warm-up; measuring ${durationSeconds} s`,
+);
+await node.start();
+await sleep(warmupSeconds * 1000);
+
+// Unique ids: a reorganisation re-accepts the same transactions, which the node's own counter counts again.
+const acceptedInWindow = new Set<string>();
+const stopCounting = node.consensus.events.on('virtualChainChanged', (change) => {
+  for (const { acceptedTransactionIds } of change.acceptedTransactionIds) {
+    for (const id of acceptedTransactionIds.slice(1)) acceptedInWindow.add(bytesToHex(id));
+  }
+});
+const before = node.stats();
+const trafficBefore = node.traffic?.stats();
+const cpuBefore = process.cpuUsage();
+const threadsBefore = sampleThreads();
+const eluBefore = performance.eventLoopUtilization();
+const started = performance.now();
+await sleep(durationSeconds * 1000);
+const elapsedSeconds = (performance.now() - started) / 1000;
+const after = node.stats();
+const cpu = process.cpuUsage(cpuBefore);
+const threadsAfter = sampleThreads();
+const mainLoop = performance.eventLoopUtilization(eluBefore);
+const trafficStats = node.traffic?.stats();
+stopCounting();
+await node.stop();
+
+const blocksRate = (after.blocksAdded - before.blocksAdded) / elapsedSeconds;
+const txRate = acceptedInWindow.size / elapsedSeconds;
+const cpuCores = (cpu.user + cpu.system) / 1e6 / elapsedSeconds;
+
+console.log(`window: ${elapsedSeconds.toFixed(1)} s, DAA score ${before.virtualDaaScore} → ${after.virtualDaaScore}`);
+console.log(`blocks: ${blocksRate.toFixed(2)} blocks/s (${after.blocksAdded - before.blocksAdded} added)`);
+console.log(
+  `transactions accepted by the selected chain: ${txRate.toFixed(1)} tx/s (${acceptedInWindow.size} distinct; the node's ` +
+    `counter, which counts re-acceptances after reorganisations again, says ${after.transactionsAccepted - before.transactionsAccepted})`,
+);
+console.log(`mempool: ${before.mempoolSize} → ${after.mempoolSize} transactions`);
+if (trafficStats) {
+  const { submitted, accepted, rejected, failed } = trafficStats;
+  const acceptedInWindowByMempool = accepted - (trafficBefore?.accepted ?? 0);
+  console.log(`traffic submissions the mempool accepted in the window: ${(acceptedInWindowByMempool / elapsedSeconds).toFixed(1)}/s`);
+  console.log(`traffic (whole run): submitted ${submitted}, accepted ${accepted}, rejected ${rejected}, failed ${failed}`);
+  const skipped = Object.entries(trafficStats.skippedByReason).sort((a, b) => b[1] - a[1]).slice(0, 3);
+  if (skipped.length > 0) console.log(`  skipped: ${skipped.map(([reason, count]) => `${reason} ×${count}`).join(', ')}`);
+  const rejections = Object.entries(trafficStats.rejectionsByReason).sort((a, b) => b[1] - a[1]).slice(0, 3);
+  if (rejections.length > 0) console.log(`  rejections: ${rejections.map(([reason, count]) => `${reason} ×${count}`).join(', ')}`);
+}
+console.log(
+  `CPU, whole process: ${percent(cpuCores)} of one core (user ${percent(cpu.user / 1e6 / elapsedSeconds)}, ` +
+    `system ${percent(cpu.system / 1e6 / elapsedSeconds)})`,
+);
+console.log(`main thread event-loop utilisation: ${percent(mainLoop.utilization)}`);
+const perThread = [...threadsAfter]
+  .map(([tid, sample]) => {
+    const earlier = threadsBefore.get(tid);
+    const waited = sample.waitSeconds === null ? null : sample.waitSeconds - (earlier?.waitSeconds ?? 0);
+    return {
+      tid,
+      name: sample.name,
+      fraction: (sample.cpuSeconds - (earlier?.cpuSeconds ?? 0)) / elapsedSeconds,
+      waitFraction: waited === null ? null : waited / elapsedSeconds,
+    };
+  })
+  .filter((thread) => thread.fraction >= 0.005)
+  .sort((a, b) => b.fraction - a.fraction);
+if (perThread.length > 0) {
+  console.log('CPU by OS thread (main = the process id):');
+  for (const thread of perThread) {
+    const label = thread.tid === String(process.pid) ? `${thread.name} (main)` : thread.name;
+    const waited = thread.waitFraction === null ? '' : `   (ready but waiting for a core: ${percent(thread.waitFraction)})`;
+    console.log(`  ${label.padEnd(24)} ${percent(thread.fraction).padStart(6)}${waited}`);
+  }
+}
+const blocksAdded = after.blocksAdded - before.blocksAdded;
+if (blocksAdded > 0) {
+  const cpuMsPerBlock = ((cpu.user + cpu.system) / 1e3) / blocksAdded;
+  console.log(
+    `CPU per block added (all threads, traffic included): ${cpuMsPerBlock.toFixed(1)} ms; at the target rates that is ` +
+      `about ${percent((cpuMsPerBlock * blocksPerSecond) / 1000)} of one core if the cost per block stays the same`,
+  );
+}
+const mainThreadCpu = perThread.find((thread) => thread.tid === String(process.pid))?.fraction;
+if (mainThreadCpu !== undefined && blocksAdded > 0) {
+  const otherThreadsCpu = perThread.reduce((sum, thread) => sum + thread.fraction, 0) - mainThreadCpu;
+  const perTransaction =
+    acceptedInWindow.size > 0
+      ? `; other threads (traffic worker, GC helpers): ${((otherThreadsCpu * elapsedSeconds * 1000) / acceptedInWindow.size).toFixed(2)} ms CPU per accepted transaction`
+      : '';
+  console.log(
+    `main thread (consensus, mempool, miners): ${((mainThreadCpu * elapsedSeconds * 1000) / blocksAdded).toFixed(1)} ms CPU per block${perTransaction}`,
+  );
+}
+const mainThreadWait = perThread.find((thread) => thread.tid === String(process.pid))?.waitFraction ?? null;
+if (mainThreadWait !== null && mainThreadWait > 0.05) {
+  console.log(
+    `note: the main thread waited for a core ${percent(mainThreadWait)} of the time: other processes competed ` +
+      'for the CPUs, so the rates above understate what the node sustains on an idle machine',
+  );
+}
+for (const [key, count] of errors) console.log(`error ×${count}: ${key}`);
+
+const goals = [
+  { name: `${blocksPerSecond} blocks/s`, met: blocksRate >= blocksPerSecond * 0.95 },
+  ...(txPerSecond > 0 ? [{ name: `${txPerSecond} tx/s`, met: txRate >= txPerSecond * 0.95 }] : []),
+  { name: '< 1 core', met: cpuCores < 1 },
+];
+console.log(`goal (within 5% of the rates): ${goals.map((goal) => `${goal.name} ${goal.met ? 'met' : 'NOT met'}`).join(', ')}`);
+console.log(goals.every((goal) => goal.met) ? 'GOAL MET' : 'GOAL NOT MET');
