@@ -5,20 +5,11 @@
  */
 import { join } from 'node:path';
 import { env } from '../env';
-import { createDevnetNode, type DevnetNodeEvent, type DevnetNodeStats } from './node';
+import { createDevnetNode, type DevnetNodeStats } from './node';
+import { describeNodeEvent } from './node-event-text';
 
 const STATUS_INTERVAL_MS = 5_000;
 
-function describe(event: DevnetNodeEvent): string {
-  switch (event.type) {
-    case 'replayed':
-      return `replayed ${event.blocks} blocks (${event.rejected} rejected) in ${(event.milliseconds / 1000).toFixed(1)} s`;
-    case 'listening':
-      return `listening on ${event.url}`;
-    case 'error':
-      return `error in ${event.source}: ${event.error instanceof Error ? event.error.message : JSON.stringify(event.error)}`;
-  }
-}
 
 function statusLine(current: DevnetNodeStats, previous: DevnetNodeStats, seconds: number): string {
   const blocksPerSecond = (current.blocksAdded - previous.blocksAdded) / seconds;
@@ -38,7 +29,7 @@ async function main(): Promise<void> {
     miners: env.DEVNET_MINERS,
     persistence: env.DEVNET_PERSIST ? { dir: join(env.DATA_DIR, 'devnet') } : null,
     rpcPort: env.DEVNET_RPC_PORT,
-    onEvent: (event) => log(describe(event)),
+    onEvent: (event) => log(describeNodeEvent(event)),
   });
   await node.start();
 

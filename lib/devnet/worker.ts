@@ -4,7 +4,8 @@
  * talks to it through lib/rpc exactly as it would to a real kaspad.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createDevnetNode, type DevnetNodeEvent } from './node';
+import { createDevnetNode } from './node';
+import { describeNodeEvent } from './node-event-text';
 
 export interface DevnetWorkerData {
   kind: 'dagboard-devnet';
@@ -22,16 +23,6 @@ export type DevnetWorkerMessage =
   | { type: 'failed'; message: string }
   | { type: 'stopped' };
 
-function describe(event: DevnetNodeEvent): string {
-  switch (event.type) {
-    case 'replayed':
-      return `replayed ${event.blocks} blocks (${event.rejected} rejected) in ${(event.milliseconds / 1000).toFixed(1)} s`;
-    case 'listening':
-      return `listening on ${event.url}`;
-    case 'error':
-      return `error in ${event.source}: ${event.error instanceof Error ? event.error.message : String(event.error)}`;
-  }
-}
 
 async function run(port: NonNullable<typeof parentPort>, data: DevnetWorkerData): Promise<void> {
   const post = (message: DevnetWorkerMessage) => port.postMessage(message);
@@ -41,7 +32,7 @@ async function run(port: NonNullable<typeof parentPort>, data: DevnetWorkerData)
     txPerSecond: data.txPerSecond,
     miners: data.miners,
     persistence: data.persistenceDir === null ? null : { dir: data.persistenceDir },
-    onEvent: (event) => post({ type: 'event', description: describe(event) }),
+    onEvent: (event) => post({ type: 'event', description: describeNodeEvent(event) }),
   });
   port.on('message', (message: { type: 'stop' }) => {
     if (message.type === 'stop') void node.stop().then(() => post({ type: 'stopped' }));
