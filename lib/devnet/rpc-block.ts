@@ -23,15 +23,10 @@ import type {
   RpcTransactionVerboseData,
 } from '../rpc/types';
 import type { Block } from './genesis';
-import { outpointToRpc, transactionFromRpc, transactionToRpc } from './rpc-transaction';
+import { outpointToRpc, transactionFromRpc, transactionToRpc, u64FromRpc } from './rpc-transaction';
 
 const BLUE_WORK_HEX_DIGITS = 48;
 const BLUE_WORK_PATTERN = /^[0-9a-fA-F]{0,48}$/;
-
-/** A u64 read off the wire: the codec yields bigint under u64 keys, but hand-built objects may carry numbers. */
-function u64(value: bigint | number): bigint {
-  return typeof value === 'bigint' ? value : BigInt(value);
-}
 
 function hashFromRpc(hex: RpcHash, field: string): Hash {
   const hash = hexToBytes(hex);
@@ -57,11 +52,11 @@ export function headerFromRpc(rpc: RpcRawHeader | RpcHeader): Header {
     hashMerkleRoot: hashFromRpc(rpc.hashMerkleRoot, 'hashMerkleRoot'),
     acceptedIdMerkleRoot: hashFromRpc(rpc.acceptedIdMerkleRoot, 'acceptedIdMerkleRoot'),
     utxoCommitment: hashFromRpc(rpc.utxoCommitment, 'utxoCommitment'),
-    timestamp: u64(rpc.timestamp),
+    timestamp: u64FromRpc(rpc.timestamp),
     bits: rpc.bits,
-    nonce: u64(rpc.nonce),
-    daaScore: u64(rpc.daaScore),
-    blueScore: u64(rpc.blueScore),
+    nonce: u64FromRpc(rpc.nonce),
+    daaScore: u64FromRpc(rpc.daaScore),
+    blueScore: u64FromRpc(rpc.blueScore),
     blueWork: blueWorkFromRpc(rpc.blueWork),
     pruningPoint: hashFromRpc(rpc.pruningPoint, 'pruningPoint'),
   };

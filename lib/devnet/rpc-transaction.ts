@@ -23,7 +23,7 @@ export interface RpcCaller {
 }
 
 /** A u64 read off the wire: the codec yields bigint under u64 keys, but hand-built objects may carry numbers. */
-function u64(value: bigint | number): bigint {
+export function u64FromRpc(value: bigint | number): bigint {
   return typeof value === 'bigint' ? value : BigInt(value);
 }
 
@@ -48,9 +48,9 @@ export function outpointFromRpc(outpoint: RpcTransactionOutpoint): Outpoint {
 
 export function utxoEntryFromRpc(entry: RpcUtxoEntry): UtxoEntry {
   return {
-    amount: u64(entry.amount),
+    amount: u64FromRpc(entry.amount),
     scriptPublicKey: scriptPublicKeyFromRpc(entry.scriptPublicKey),
-    blockDaaScore: u64(entry.blockDaaScore),
+    blockDaaScore: u64FromRpc(entry.blockDaaScore),
     isCoinbase: entry.isCoinbase,
     covenantId: entry.covenantId === null || entry.covenantId === undefined ? null : hexToBytes(entry.covenantId),
   };
@@ -99,13 +99,13 @@ export function transactionFromRpc(rpc: RpcTransaction | RpcTransactionInputForm
     inputs: rpc.inputs.map((input) => ({
       previousOutpoint: outpointFromRpc(input.previousOutpoint),
       signatureScript: hexToBytes(input.signatureScript),
-      sequence: u64(input.sequence),
+      sequence: u64FromRpc(input.sequence),
       sigOpCount: input.sigOpCount,
       ...(rpc.version >= 1 ? { computeBudget: input.computeBudget ?? 0 } : {}),
     })),
     outputs: rpc.outputs.map((output): TransactionOutput => {
       const converted: TransactionOutput = {
-        value: u64(output.value),
+        value: u64FromRpc(output.value),
         scriptPublicKey: scriptPublicKeyFromRpc(output.scriptPublicKey),
       };
       if (output.covenant) {
@@ -116,10 +116,10 @@ export function transactionFromRpc(rpc: RpcTransaction | RpcTransactionInputForm
       }
       return converted;
     }),
-    lockTime: u64(rpc.lockTime),
+    lockTime: u64FromRpc(rpc.lockTime),
     subnetworkId: hexToBytes(rpc.subnetworkId),
-    gas: u64(rpc.gas),
+    gas: u64FromRpc(rpc.gas),
     payload: hexToBytes(rpc.payload),
-    storageMass: u64(storageMass),
+    storageMass: u64FromRpc(storageMass),
   };
 }
