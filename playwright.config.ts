@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { E2E_API_KEY, E2E_DEVNET_SEED } from './e2e/api/settings';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -42,7 +43,8 @@ export default defineConfig({
       DATA_DIR: './data/e2e',
       DATABASE_URL: 'memory://',
       DEVNET_PERSIST: 'false',
-      DEVNET_SEED: 'e2e',
+      DEVNET_SEED: E2E_DEVNET_SEED,
+      API_KEYS: E2E_API_KEY,
       DEVNET_RPC_PORT: '0',
     },
   },

@@ -27,6 +27,13 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ DEVNET_PERSIST: 'maybe' })).toThrow(/DEVNET_PERSIST/);
   });
 
+  it('reads SERVER_API_KEY as optional visible ASCII', () => {
+    expect(parseEnv({}).SERVER_API_KEY).toBeUndefined();
+    expect(parseEnv({ SERVER_API_KEY: '  ' }).SERVER_API_KEY).toBeUndefined();
+    expect(parseEnv({ SERVER_API_KEY: ' dgb_server ' }).SERVER_API_KEY).toBe('dgb_server');
+    expect(() => parseEnv({ SERVER_API_KEY: 'two words' })).toThrow(/SERVER_API_KEY/);
+  });
+
   it('returns a frozen object', () => {
     expect(Object.isFrozen(parseEnv({}))).toBe(true);
   });

@@ -36,6 +36,16 @@ export const envSchema = z.object({
         .map((key) => key.trim())
         .filter((key) => key.length > 0),
     ),
+  SERVER_API_KEY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === '' ? undefined : value))
+    .refine((value) => value === undefined || /^[\x21-\x7e]{1,256}$/.test(value), {
+      message: 'must be 1 to 256 visible ASCII characters',
+    }),
+  INDEXER_MODE: z.enum(['embedded', 'off']).default('embedded'),
+  HEALTH_MAX_LAG_SECONDS: z.coerce.number().positive().default(30),
   DEVNET_BLOCKS_PER_SECOND: z.coerce.number().positive().max(50).default(10),
   DEVNET_TX_PER_SECOND: z.coerce.number().min(0).max(1_000).default(20),
   DEVNET_MINERS: z.coerce.number().int().min(1).max(16).default(4),

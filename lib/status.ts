@@ -1,6 +1,8 @@
 /**
  * status: the readiness report behind GET /api/status. The node section comes from the connected node's
- * getBlockDagInfo and getInfo; the indexer section stays null until the indexer is wired into the runtime.
+ * getBlockDagInfo and getInfo; the indexer section reports this process's indexer (null when it does not index:
+ * INDEXER_MODE=off, or another process holds the indexer lock). Ready needs a synced node and, when this process
+ * indexes, an indexer that has caught up and is following the node.
  */
 import type { Runtime } from './runtime';
 
@@ -15,11 +17,23 @@ export interface NodeStatus {
   error: string | null;
 }
 
+export interface IndexerStatusReport {
+  ready: boolean;
+  phase: string;
+  /** Decimal strings; null until known. */
+  nodeVirtualDaaScore: string | null;
+  indexedDaaScore: string | null;
+  lagSeconds: number | null;
+  /** ISO 8601. */
+  lastBatchAt: string | null;
+  error: string | null;
+}
+
 export interface StatusReport {
   ready: boolean;
   uptimeSeconds: number;
   node: NodeStatus | null;
-  indexer: null;
+  indexer: IndexerStatusReport | null;
 }
 
 const NODE_STATUS_TIMEOUT_MS = 2_000;
@@ -54,12 +68,28 @@ async function nodeStatus(runtime: Runtime): Promise<NodeStatus> {
   }
 }
 
+function indexerStatus(runtime: Runtime): IndexerStatusReport | null {
+  const status = runtime.indexer.status();
+  if (status === null) return null;
+  return {
+    ready: status.ready,
+    phase: status.phase,
+    nodeVirtualDaaScore: status.nodeVirtualDaaScore?.toString() ?? null,
+    indexedDaaScore: status.indexedDaaScore?.toString() ?? null,
+    lagSeconds: status.lagSeconds,
+    lastBatchAt: status.lastBatchAt === null ? null : new Date(status.lastBatchAt).toISOString(),
+    error: status.lastError,
+  };
+}
+
 export async function getStatus(runtime: Runtime | null): Promise<StatusReport> {
   const node = runtime ? await nodeStatus(runtime) : null;
+  const indexer = runtime ? indexerStatus(runtime) : null;
+  const indexerReady = runtime?.indexer.role !== 'embedded' || indexer?.ready === true;
   return {
-    ready: node !== null && node.connected && node.isSynced,
+    ready: node !== null && node.connected && node.isSynced && indexerReady,
     uptimeSeconds: Math.round(process.uptime()),
     node,
-    indexer: null,
+    indexer,
   };
 }

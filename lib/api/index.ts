@@ -1,6 +1,6 @@
 /**
  * lib/api owns the /v1 machinery: the endpoint wrapper (key check, RU charge, headers), the cost table, the error type
- * and its one body shape; the endpoint logic lives beside it later.
+ * and its one body shape, and the endpoint logic the app/v1 route files bind to the runtime's context.
  *   - costs.ts     the one cost table (integer milli-RU per route id "METHOD /v1/path/{param}"), RU formatting
  *   - errors.ts    ApiError, the problem+json shape, mapping of zod / RPC / unknown failures
  *   - keys.ts      key format, SHA-256 digests, constant-time check, KeyStore (memory, SQL), seeding, the migration
@@ -9,6 +9,10 @@
  *   - endpoint.ts  endpointDefiner(getContext) → defineEndpoint(...) → Next route handler; CORS, caching helpers
  *   - usage.ts     the body of GET /v1/usage
  *   - keys-cli.ts  the `npm run keys` commands (create, list, disable) over a KeyStore
+ *   - node-format.ts     kaspad's wRPC JSON → the spec's node format (reads), submission form → kaspad's input form
+ *   - node-endpoints.ts  the node-style endpoints (POST /v1/rpc/*, GET /v1/rpc/*) and GET /v1/usage
+ *   - indexed-format.ts     lib/db records → the spec's indexed view (transactions, address items, blocks)
+ *   - indexed-endpoints.ts  the endpoints served from the index (/v1/transactions, address history, DAA-score range)
  * Nothing here reads process.env or holds module state; the composition root builds the ApiContext.
  */
 export {
@@ -109,3 +113,49 @@ export { usageReport } from './usage';
 export type { UsageReport } from './usage';
 export { KEYS_USAGE, runKeysCommand } from './keys-cli';
 export type { KeysCliIo } from './keys-cli';
+export {
+  getBlockDagInfoEndpoint,
+  getBlockEndpoint,
+  getBlocksEndpoint,
+  getBlockTemplateEndpoint,
+  getFeeEstimateEndpoint,
+  getMempoolEntriesByAddressesEndpoint,
+  getMempoolEntriesEndpoint,
+  getMempoolEntryEndpoint,
+  getUtxosByAddressesEndpoint,
+  MAX_EXTRA_DATA_BYTES,
+  submitBlockEndpoint,
+  submitTransactionEndpoint,
+  submitTransactionReplacementEndpoint,
+  usageEndpoint,
+} from './node-endpoints';
+export type { NodeApiContext } from './node-endpoints';
+export {
+  blockToNode,
+  dagInfoToNode,
+  feeEstimateToNode,
+  headerToNode,
+  mempoolEntryToNode,
+  readPayload,
+  submissionBlockSchema,
+  submissionBlockToRpc,
+  submissionHeaderSchema,
+  submissionToRpc,
+  submissionTransactionSchema,
+  SUBMISSION_BIGINT_KEYS,
+  submitBlockReportToNode,
+  transactionToNode,
+  transactionToSubmission,
+  utxoEntryToNode,
+} from './node-format';
+export type {
+  NodeBlock,
+  NodeBlockVerboseData,
+  NodeDagInfo,
+  NodeFeeEstimate,
+  NodeHeader,
+  NodeMempoolEntry,
+  NodeTransaction,
+  NodeUtxoEntry,
+  SubmissionTransaction,
+} from './node-format';

@@ -9,10 +9,24 @@ import type { JsonValue } from './json';
 
 export type RpcErrorKind = 'unreachable' | 'timeout' | 'rejected' | 'protocol';
 
+const RPC_ERROR_BRAND = Symbol.for('dagboard.rpc-error');
+
 export abstract class RpcError extends Error {
   abstract readonly kind: RpcErrorKind;
   /** The RPC method of the failed call, when the failure belongs to one. */
   readonly method: string | undefined;
+  readonly [RPC_ERROR_BRAND] = true;
+  /** The kind every instance of the class has; undefined on the base class. */
+  static readonly errorKind: RpcErrorKind | undefined = undefined;
+
+  /**
+   * Next.js loads the runtime (which makes the client and its errors) and the route handlers as separate module copies,
+   * so class identity cannot tell an RPC error apart; the brand and the kind can.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (typeof value !== 'object' || value === null || !(RPC_ERROR_BRAND in value)) return false;
+    return this.errorKind === undefined || (value as RpcError).kind === this.errorKind;
+  }
 
   protected constructor(message: string, method: string | undefined, options?: { cause?: unknown }) {
     super(message, options);
@@ -21,6 +35,7 @@ export abstract class RpcError extends Error {
 }
 
 export class RpcUnreachableError extends RpcError {
+  static override readonly errorKind = 'unreachable';
   readonly kind = 'unreachable';
 
   constructor(message: string, method?: string, options?: { cause?: unknown }) {
@@ -30,6 +45,7 @@ export class RpcUnreachableError extends RpcError {
 }
 
 export class RpcTimeoutError extends RpcError {
+  static override readonly errorKind = 'timeout';
   readonly kind = 'timeout';
   readonly timeoutMs: number;
 
@@ -41,6 +57,7 @@ export class RpcTimeoutError extends RpcError {
 }
 
 export class RpcRejectedError extends RpcError {
+  static override readonly errorKind = 'rejected';
   readonly kind = 'rejected';
   /** `error.code` of the frame (kaspad: always 0). */
   readonly code: number;
@@ -56,6 +73,7 @@ export class RpcRejectedError extends RpcError {
 }
 
 export class RpcProtocolError extends RpcError {
+  static override readonly errorKind = 'protocol';
   readonly kind = 'protocol';
 
   constructor(message: string, method?: string) {

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { migrate, openDb, type Db } from '../db';
 import { env, type Env } from '../env';
 import { createRpcClient, type RpcClient } from '../rpc';
+import { createApiServices, type ApiServices } from './api-services';
 import { startEmbeddedDevnet, type EmbeddedDevnet } from './embedded-devnet';
+import { startRuntimeIndexer, type RuntimeIndexer } from './indexer';
 
 export type NodeKind = 'embedded-devnet' | 'external';
 
@@ -16,6 +18,8 @@ export interface Runtime {
   readonly nodeKind: NodeKind;
   readonly rpc: RpcClient;
   readonly db: Db;
+  readonly indexer: RuntimeIndexer;
+  readonly api: ApiServices;
   stop(): Promise<void>;
 }
 
@@ -51,12 +55,18 @@ async function createRuntime(config: Env): Promise<Runtime> {
     nodeUrl = devnet.url;
   }
   const rpc = createRpcClient({ url: nodeUrl, onError: (error) => log(`node connection: ${error.message}`) });
+  const api = await createApiServices({ env: config, db, rpc, embeddedDevnet: devnet !== undefined, log });
+  const indexer = await startRuntimeIndexer({ config, db, rpc, log });
   return {
     env: config,
     nodeKind: devnet ? 'embedded-devnet' : 'external',
     rpc,
     db,
+    indexer,
+    api,
     async stop() {
+      await indexer.stop();
+      await api.close();
       await rpc.close();
       await devnet?.stop();
       await db.close();

@@ -1,0 +1,574 @@
+import {
+  applyVirtualChainChange,
+  insertBlocks,
+  insertTransactions,
+  readCheckpoint,
+  writeCheckpoint,
+  type ChainBlockAcceptance,
+  type Checkpoint,
+  type Db,
+  type Queryable,
+} from '../db';
+import type { AddressPrefix } from '../kaspa/address';
+import { bytesToHex, hexToBytes } from '../kaspa/bytes';
+import type { RpcBlock, RpcClient, RpcNotifications, Unsubscribe } from '../rpc';
+import { addressPrefixOf, convertBlock, type ConvertedBlock } from './convert';
+import { createInputResolver } from './resolve';
+
+export interface IndexerBatchSettings {
+  /** Blocks written per database transaction. */
+  maxBlocks: number;
+  /**
+   * PostgreSQL only: commit batches with `synchronous_commit = off`. Safe for the index: a batch and its checkpoint
+   * commit together, so a crash loses at most the last batches, which the next start fetches again.
+   */
+  asynchronousCommit: boolean;
+}
+
+export interface IndexerOptions {
+  rpc: RpcClient;
+  db: Db;
+  log?: (line: string) => void;
+  /** Milliseconds since the Unix epoch (lastBatchAt). */
+  clock?: () => number;
+  batch?: Partial<IndexerBatchSettings>;
+  /** How often the node's virtual DAA score and sink are polled for the lag. */
+  nodePollIntervalMs?: number;
+  /** Wait after a failed round before catching up again; doubles with each further failure, up to 30 s. */
+  retryDelayMs?: number;
+  /** Several indexes could share one database under different names (tests use this). */
+  checkpointName?: string;
+}
+
+export interface IndexerStatus {
+  /** Caught up with the node and following its notifications. */
+  ready: boolean;
+  phase: 'stopped' | 'starting' | 'catching-up' | 'following' | 'retrying';
+  nodeVirtualDaaScore: bigint | null;
+  /** DAA score of the last chain block whose acceptance is stored (the checkpoint). */
+  indexedDaaScore: bigint | null;
+  /** Node sink's timestamp minus the checkpoint block's timestamp, in seconds; null until both are known. */
+  lagSeconds: number | null;
+  /** Milliseconds since the Unix epoch. */
+  lastBatchAt: number | null;
+  lastError: string | null;
+}
+
+export interface Indexer {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  status(): IndexerStatus;
+  /** Resolves once the indexer has caught up (or rejects after `timeoutMs`). */
+  whenReady(timeoutMs?: number): Promise<void>;
+}
+
+export const DEFAULT_CHECKPOINT_NAME = 'virtual-chain';
+
+const DEFAULTS = {
+  maxBlocks: 500,
+  nodePollIntervalMs: 2_000,
+  retryDelayMs: 1_000,
+  maxRetryDelayMs: 30_000,
+  knownBlocks: 50_000,
+  /** A catch-up that keeps finding chain blocks it has not stored gives up after this many rounds and retries. */
+  maxCatchUpRounds: 20,
+} as const;
+
+/** What the indexer needs to know about a stored block to follow the chain through it. */
+interface StoredBlock {
+  selectedParent: string | null;
+  blueScore: bigint;
+  daaScore: bigint;
+  timestamp: bigint;
+  /** Blue and red merge set, selected parent included. */
+  mergeSet: string[];
+}
+
+type IndexerEvent =
+  | { kind: 'block'; block: RpcBlock }
+  | { kind: 'chain'; change: RpcNotifications['VirtualChainChanged']; received: number }
+  | { kind: 'resync' };
+
+interface ChainStep {
+  removed: string[];
+  added: string[];
+  accepted: Map<string, string[]>;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function createIndexer(options: IndexerOptions): Indexer {
+  const { rpc, db } = options;
+  const log = options.log ?? (() => undefined);
+  const clock = options.clock ?? Date.now;
+  const settings: IndexerBatchSettings = {
+    maxBlocks: options.batch?.maxBlocks ?? DEFAULTS.maxBlocks,
+    asynchronousCommit: options.batch?.asynchronousCommit ?? true,
+  };
+  const checkpointName = options.checkpointName ?? DEFAULT_CHECKPOINT_NAME;
+  const resolver = createInputResolver();
+
+  /** Recently stored blocks (bounded, oldest evicted); misses are looked up in the database. */
+  const known = new Map<string, StoredBlock>();
+  let prefix: AddressPrefix | undefined;
+  let checkpoint: Checkpoint | null = null;
+  let checkpointTimestamp: bigint | null = null;
+  let nodeVirtualDaaScore: bigint | null = null;
+  let nodeSinkTimestamp: bigint | null = null;
+  let lastBatchAt: number | null = null;
+  let lastError: string | null = null;
+  let phase: IndexerStatus['phase'] = 'stopped';
+  let caughtUp = false;
+
+  let running = false;
+  let queue: IndexerEvent[] = [];
+  let wake: (() => void) | undefined;
+  let loop: Promise<void> | undefined;
+  let pollTimer: NodeJS.Timeout | undefined;
+  let unsubscribes: Unsubscribe[] = [];
+  let stopStateListener: (() => void) | undefined;
+  const readyWaiters = new Set<() => void>();
+
+  /** Count of chain notifications received; a catch-up covers those received before its last chain request. */
+  let chainNotifications = 0;
+  let coveredChainNotifications = 0;
+
+  const push = (event: IndexerEvent) => {
+    queue.push(event);
+    wake?.();
+  };
+
+  const remember = (hash: string, block: StoredBlock) => {
+    known.delete(hash);
+    known.set(hash, block);
+    while (known.size > DEFAULTS.knownBlocks) {
+      const oldest = known.keys().next();
+      if (oldest.done) break;
+      known.delete(oldest.value);
+    }
+  };
+
+  const storedBlockOf = ({ block }: ConvertedBlock): StoredBlock => ({
+    selectedParent: block.selectedParentHash && bytesToHex(block.selectedParentHash),
+    blueScore: block.header.blueScore,
+    daaScore: block.header.daaScore,
+    timestamp: block.header.timestamp,
+    mergeSet: [...block.mergeSetBlues, ...block.mergeSetReds].map(bytesToHex),
+  });
+
+  /** The stored blocks among `hashes` (from memory, else from the database). */
+  const lookUp = async (hashes: readonly string[]): Promise<Map<string, StoredBlock>> => {
+    const found = new Map<string, StoredBlock>();
+    const missing: string[] = [];
+    for (const hash of new Set(hashes)) {
+      const block = known.get(hash);
+      if (block) found.set(hash, block);
+      else missing.push(hash);
+    }
+    if (missing.length === 0) return found;
+    const { rows } = await db.query<{
+      hash: Uint8Array;
+      selected_parent_hash: Uint8Array | null;
+      blue_score: bigint;
+      daa_score: bigint;
+      timestamp: bigint;
+      merge_set_blues: Uint8Array[];
+      merge_set_reds: Uint8Array[];
+    }>(
+      `SELECT hash, selected_parent_hash, blue_score, daa_score, timestamp, merge_set_blues, merge_set_reds
+       FROM blocks WHERE hash = ANY($1::bytea[])`,
+      [missing.map(hexToBytes)],
+    );
+    for (const row of rows) {
+      const hash = bytesToHex(row.hash);
+      const block: StoredBlock = {
+        selectedParent: row.selected_parent_hash && bytesToHex(row.selected_parent_hash),
+        blueScore: row.blue_score,
+        daaScore: row.daa_score,
+        timestamp: row.timestamp,
+        mergeSet: [...row.merge_set_blues, ...row.merge_set_reds].map(bytesToHex),
+      };
+      remember(hash, block);
+      found.set(hash, block);
+    }
+    return found;
+  };
+
+  const batchTransaction = <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> =>
+    db.transaction(async (tx) => {
+      if (db.kind === 'postgres' && settings.asynchronousCommit) await tx.query('SET LOCAL synchronous_commit = off');
+      return fn(tx);
+    });
+
+  const setCheckpoint = (next: Checkpoint, timestamp: bigint) => {
+    checkpoint = next;
+    checkpointTimestamp = timestamp;
+    lastBatchAt = clock();
+  };
+
+  /**
+   * Stores the blocks not known to be stored, in batches of `maxBlocks` (a block stored before an eviction from
+   * `known` is simply written again: every write is idempotent). Inputs resolve against the index as it grows.
+   */
+  const storeBlocks = async (blocks: readonly RpcBlock[]): Promise<void> => {
+    const seen = new Set<string>();
+    const toStore = blocks.filter((block) => {
+      const hash = block.header.hash;
+      if (seen.has(hash) || known.has(hash)) return false;
+      seen.add(hash);
+      return true;
+    });
+    for (let start = 0; start < toStore.length; start += settings.maxBlocks) {
+      const converted = toStore.slice(start, start + settings.maxBlocks).map((block) => convertBlock(block, prefix!));
+      await batchTransaction(async (tx) => {
+        const transactions = await resolver.resolve(tx, converted.flatMap((item) => item.transactions));
+        await insertBlocks(tx, converted.map((item) => item.block));
+        await insertTransactions(tx, transactions);
+      });
+      for (const item of converted) remember(bytesToHex(item.block.hash), storedBlockOf(item));
+      lastBatchAt = clock();
+    }
+  };
+
+  /** The first start on an empty index begins at the node's pruning point (genesis on a young network). */
+  const bootstrap = async (): Promise<void> => {
+    const dag = await rpc.call('getBlockDagInfo', {});
+    const { block } = await rpc.call('getBlock', { hash: dag.pruningPointHash, includeTransactions: true });
+    const converted = convertBlock(block, prefix!);
+    converted.block.isChainBlock = true;
+    const next: Checkpoint = {
+      name: checkpointName,
+      blockHash: converted.block.hash,
+      blueScore: converted.block.header.blueScore,
+      daaScore: converted.block.header.daaScore,
+    };
+    await batchTransaction(async (tx) => {
+      await insertBlocks(tx, [converted.block]);
+      await insertTransactions(tx, await resolver.resolve(tx, converted.transactions));
+      await writeCheckpoint(tx, next);
+    });
+    remember(dag.pruningPointHash, storedBlockOf(converted));
+    setCheckpoint(next, converted.block.header.timestamp);
+    log(`indexing from the pruning point ${dag.pruningPointHash}`);
+  };
+
+  /**
+   * getBlocks from the checkpoint until the sink: each page holds the merge sets of the chain blocks after `lowHash`
+   * and ends with the highest chain block reached (plus the sink's anticone on the last page). The next page is
+   * requested while the current one is written.
+   */
+  const storeBlocksFromCheckpoint = async (): Promise<void> => {
+    let lowHash = bytesToHex(checkpoint!.blockHash);
+    const fetchPage = (low: string) => rpc.call('getBlocks', { lowHash: low, includeBlocks: true, includeTransactions: true });
+    let next = fetchPage(lowHash);
+    for (;;) {
+      const page = await next;
+      const highest = page.blocks.filter((block) => block.verboseData?.isChainBlock === true).at(-1)?.header.hash;
+      const advanced = highest !== undefined && highest !== lowHash;
+      if (advanced) {
+        next = fetchPage(highest);
+        next.catch(() => undefined);
+      }
+      await storeBlocks(page.blocks);
+      if (!advanced) return;
+      lowHash = highest;
+    }
+  };
+
+  /**
+   * The longest prefix of `added` that can be applied: each block stored, and its merge set stored, so that the
+   * checkpoint never passes a block the index lacks.
+   */
+  const applicablePrefix = async (added: readonly string[]): Promise<string[]> => {
+    const blocks = await lookUp(added);
+    const mergeSets = await lookUp(added.flatMap((hash) => blocks.get(hash)?.mergeSet ?? []));
+    const prefixLength = added.findIndex((hash) => {
+      const block = blocks.get(hash);
+      return block === undefined || !block.mergeSet.every((member) => mergeSets.has(member));
+    });
+    return prefixLength < 0 ? [...added] : added.slice(0, prefixLength);
+  };
+
+  /** Applies removals and additions with the new checkpoint in one transaction (all steps continue each other). */
+  const applyChainSteps = async (steps: readonly ChainStep[]): Promise<void> => {
+    const last = steps.at(-1)?.added.at(-1);
+    if (last === undefined) return;
+    const lastBlock = (await lookUp([last])).get(last)!;
+    const next: Checkpoint = {
+      name: checkpointName,
+      blockHash: hexToBytes(last),
+      blueScore: lastBlock.blueScore,
+      daaScore: lastBlock.daaScore,
+    };
+    await batchTransaction(async (tx) => {
+      for (const step of steps) {
+        const added: ChainBlockAcceptance[] = step.added.map((hash) => ({
+          acceptingBlockHash: hexToBytes(hash),
+          acceptedTransactionIds: (step.accepted.get(hash) ?? []).map(hexToBytes),
+        }));
+        await applyVirtualChainChange(tx, { removedChainBlockHashes: step.removed.map(hexToBytes), added });
+      }
+      await writeCheckpoint(tx, next);
+    });
+    setCheckpoint(next, lastBlock.timestamp);
+  };
+
+  const acceptedByBlock = (change: RpcNotifications['VirtualChainChanged']) =>
+    new Map(change.acceptedTransactionIds.map((entry) => [entry.acceptingBlockHash, entry.acceptedTransactionIds]));
+
+  /**
+   * getVirtualChainFromBlock from the checkpoint until it reports nothing new. Returns false when the node's chain
+   * reaches blocks not stored yet (they arrived after the blocks were fetched): the caller fetches blocks again.
+   * On success, every chain notification received before the last request is covered: the node answered it from a
+   * state at least as new, so those notifications are skipped instead of each starting another catch-up.
+   */
+  const followChainFromCheckpoint = async (): Promise<boolean> => {
+    for (;;) {
+      const receivedBefore = chainNotifications;
+      const change = await rpc.call('getVirtualChainFromBlock', {
+        startHash: bytesToHex(checkpoint!.blockHash),
+        includeAcceptedTransactionIds: true,
+      });
+      const accepted = acceptedByBlock(change);
+      const withAcceptance = change.addedChainBlockHashes.filter((hash) => accepted.has(hash));
+      if (withAcceptance.length === 0) {
+        if (change.addedChainBlockHashes.length > 0) return false;
+        coveredChainNotifications = receivedBefore;
+        return true;
+      }
+      const applicable = await applicablePrefix(withAcceptance);
+      if (applicable.length === 0) return false;
+      await applyChainSteps([{ removed: change.removedChainBlockHashes, added: applicable, accepted }]);
+      if (applicable.length < withAcceptance.length) return false;
+    }
+  };
+
+  const catchUp = async (): Promise<void> => {
+    phase = 'catching-up';
+    for (let round = 0; round < DEFAULTS.maxCatchUpRounds; round++) {
+      await storeBlocksFromCheckpoint();
+      if (await followChainFromCheckpoint()) {
+        caughtUp = true;
+        phase = 'following';
+        for (const resolve of readyWaiters) resolve();
+        readyWaiters.clear();
+        return;
+      }
+    }
+    throw new Error(`the node's chain kept reaching unstored blocks for ${DEFAULTS.maxCatchUpRounds} rounds`);
+  };
+
+  /**
+   * A notification continues the chain ending at `tip` when it removes from `tip` down and its first added block
+   * sits on what remains; anything else (a notification older than a catch-up, or one after a lost notification)
+   * is answered by a catch-up instead.
+   */
+  const continues = async (change: RpcNotifications['VirtualChainChanged'], tip: string): Promise<boolean> => {
+    const first = change.addedChainBlockHashes[0];
+    const removed = change.removedChainBlockHashes;
+    const lowestRemoved = removed.at(-1);
+    if (first === undefined || (lowestRemoved !== undefined && removed[0] !== tip)) return false;
+    const blocks = await lookUp(lowestRemoved === undefined ? [first] : [first, lowestRemoved]);
+    const base = lowestRemoved === undefined ? tip : blocks.get(lowestRemoved)?.selectedParent;
+    return base !== undefined && blocks.get(first)?.selectedParent === base;
+  };
+
+  /** Live batches: the blocks of every queued BlockAdded, then the queued chain changes with one checkpoint. */
+  const processEvents = async (events: readonly IndexerEvent[]): Promise<void> => {
+    await storeBlocks(events.flatMap((event) => (event.kind === 'block' ? [event.block] : [])));
+    if (events.some((event) => event.kind === 'resync')) {
+      await catchUp();
+      return;
+    }
+    const steps: ChainStep[] = [];
+    let tip = bytesToHex(checkpoint!.blockHash);
+    for (const event of events) {
+      if (event.kind !== 'chain' || event.received <= coveredChainNotifications) continue;
+      const { change } = event;
+      if (change.addedChainBlockHashes.at(-1) === tip) continue;
+      const added = await applicablePrefix(change.addedChainBlockHashes);
+      if (added.length < change.addedChainBlockHashes.length || !(await continues(change, tip))) {
+        await applyChainSteps(steps);
+        await catchUp();
+        return;
+      }
+      steps.push({ removed: change.removedChainBlockHashes, added, accepted: acceptedByBlock(change) });
+      tip = added.at(-1)!;
+    }
+    await applyChainSteps(steps);
+  };
+
+  /** The checkpoint at the previous poll, while the node's sink was elsewhere. */
+  let stalledAt: string | undefined;
+
+  /**
+   * Polls the node for the lag. A node whose sink moves on while the checkpoint stays put over a whole poll interval
+   * with nothing queued is not notifying this indexer (a lost subscription): it catches up instead.
+   */
+  const pollNode = async (): Promise<void> => {
+    try {
+      const dag = await rpc.call('getBlockDagInfo', {});
+      nodeVirtualDaaScore = dag.virtualDaaScore;
+      const current = checkpoint && bytesToHex(checkpoint.blockHash);
+      const behind = caughtUp && queue.length === 0 && current !== null && current !== dag.sink;
+      if (behind && stalledAt === current) {
+        log(`indexer: no notification moved the index past ${current} while the node's sink moved; catching up`);
+        push({ kind: 'resync' });
+      }
+      stalledAt = behind ? (current ?? undefined) : undefined;
+      const { block } = await rpc.call('getBlock', { hash: dag.sink, includeTransactions: false });
+      nodeSinkTimestamp = block.header.timestamp;
+    } catch (error) {
+      lastError = describe(error);
+    }
+  };
+
+  const observeBlock = (block: RpcBlock) => {
+    if (nodeVirtualDaaScore === null || block.header.daaScore > nodeVirtualDaaScore) {
+      nodeVirtualDaaScore = block.header.daaScore;
+    }
+    if (nodeSinkTimestamp === null || block.header.timestamp > nodeSinkTimestamp) {
+      nodeSinkTimestamp = block.header.timestamp;
+    }
+  };
+
+  /** Ends a retry wait early; only stop() does (notifications must not cut the backoff short). */
+  let interruptSleep: (() => void) | undefined;
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      interruptSleep = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  /** Consecutive failed rounds (e.g. a node that does not know the checkpoint: another network, or pruned past it). */
+  let failures = 0;
+
+  const run = async (): Promise<void> => {
+    while (running) {
+      if (queue.length === 0) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = undefined;
+        continue;
+      }
+      const events = queue;
+      queue = [];
+      try {
+        await processEvents(events);
+        lastError = null;
+        failures = 0;
+      } catch (error) {
+        if (!running) return;
+        lastError = describe(error);
+        caughtUp = false;
+        phase = 'retrying';
+        const delay = Math.min(
+          (options.retryDelayMs ?? DEFAULTS.retryDelayMs) * 2 ** failures,
+          DEFAULTS.maxRetryDelayMs,
+        );
+        failures += 1;
+        log(`indexer: ${lastError}; catching up again in ${delay} ms`);
+        await sleep(delay);
+        interruptSleep = undefined;
+        queue.unshift({ kind: 'resync' });
+      }
+    }
+  };
+
+  const start = async (): Promise<void> => {
+    if (running) return;
+    running = true;
+    phase = 'starting';
+    try {
+      const dag = await rpc.call('getBlockDagInfo', {});
+      prefix = addressPrefixOf(dag.network);
+      nodeVirtualDaaScore = dag.virtualDaaScore;
+      stopStateListener = rpc.onStateChange((change) => {
+        if (change.state === 'open' && change.previous !== 'open') push({ kind: 'resync' });
+        if (change.state !== 'open') caughtUp = false;
+      });
+      unsubscribes = await Promise.all([
+        rpc.subscribe('BlockAdded', {}, ({ block }) => {
+          observeBlock(block);
+          push({ kind: 'block', block });
+        }),
+        rpc.subscribe('VirtualChainChanged', { include_accepted_transaction_ids: true }, (change) =>
+          push({ kind: 'chain', change, received: ++chainNotifications }),
+        ),
+      ]);
+      checkpoint = await readCheckpoint(db, checkpointName);
+      if (checkpoint === null) await bootstrap();
+      else {
+        const stored = (await lookUp([bytesToHex(checkpoint.blockHash)])).get(bytesToHex(checkpoint.blockHash));
+        checkpointTimestamp = stored?.timestamp ?? null;
+      }
+    } catch (error) {
+      await stop();
+      throw error;
+    }
+    queue.unshift({ kind: 'resync' });
+    await pollNode();
+    pollTimer = setInterval(() => void pollNode(), options.nodePollIntervalMs ?? DEFAULTS.nodePollIntervalMs);
+    pollTimer.unref();
+    loop = run();
+  };
+
+  const stop = async (): Promise<void> => {
+    running = false;
+    phase = 'stopped';
+    caughtUp = false;
+    clearInterval(pollTimer);
+    stopStateListener?.();
+    stopStateListener = undefined;
+    const pending = unsubscribes;
+    unsubscribes = [];
+    await Promise.all(pending.map((unsubscribe) => unsubscribe().catch(() => undefined)));
+    wake?.();
+    interruptSleep?.();
+    await loop;
+    loop = undefined;
+    queue = [];
+  };
+
+  const status = (): IndexerStatus => {
+    const lag =
+      nodeSinkTimestamp !== null && checkpointTimestamp !== null
+        ? Math.max(0, Number(nodeSinkTimestamp - checkpointTimestamp)) / 1000
+        : null;
+    return {
+      ready: running && caughtUp && rpc.state === 'open',
+      phase,
+      nodeVirtualDaaScore,
+      indexedDaaScore: checkpoint?.daaScore ?? null,
+      lagSeconds: lag,
+      lastBatchAt,
+      lastError,
+    };
+  };
+
+  return {
+    start,
+    stop,
+    status,
+    whenReady(timeoutMs = 30_000) {
+      if (caughtUp) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const done = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          readyWaiters.delete(done);
+          reject(new Error(`the indexer did not catch up within ${timeoutMs} ms (${lastError ?? phase})`));
+        }, timeoutMs);
+        readyWaiters.add(done);
+      });
+    },
+  };
+}

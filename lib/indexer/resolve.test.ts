@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertTransactions, migrate, type Db } from '../db';
+import { hashOf, payToAddressOutput, syntheticTransaction } from '../db/test-support/fixtures';
+import { testBackends, type TestDatabase } from '../db/test-support/test-databases';
+import { createInputResolver } from './resolve';
+
+describe('input resolution', () => {
+  const [pglite] = testBackends();
+  let opened: TestDatabase;
+  let db: Db;
+  beforeAll(async () => {
+    opened = await pglite!.open();
+    db = opened.db;
+    await migrate(db);
+  }, 60_000);
+  afterAll(() => opened.dispose());
+
+  it('resolves from the same batch, then from the index, and completes a spender once its creator arrives', async () => {
+    const stored = syntheticTransaction('stored', 1n, [], [payToAddressOutput('alice', 500n)]);
+    await insertTransactions(db, [stored]);
+    const creatorLater = syntheticTransaction('later', 3n, [], [payToAddressOutput('carol', 700n)]);
+    const sameBatchCreator = syntheticTransaction('same batch', 2n, [], [payToAddressOutput('bob', 300n)]);
+    const spender = syntheticTransaction(
+      'spender',
+      2n,
+      [
+        { previousTransactionId: stored.transactionId, previousIndex: 0, previousOutput: null },
+        { previousTransactionId: sameBatchCreator.transactionId, previousIndex: 0, previousOutput: null },
+        { previousTransactionId: creatorLater.transactionId, previousIndex: 0, previousOutput: null },
+        { previousTransactionId: hashOf('never indexed'), previousIndex: 1, previousOutput: null },
+      ],
+      [payToAddressOutput('dave', 1_000n)],
+    );
+    const resolver = createInputResolver();
+
+    const first = await resolver.resolve(db, [sameBatchCreator, spender]);
+    expect(first).toEqual([sameBatchCreator, spender]);
+    expect(spender.inputs.map((input) => input.previousOutput?.amount ?? null)).toEqual([500n, 300n, null, null]);
+    expect(resolver.waiting).toBe(2);
+
+    const second = await resolver.resolve(db, [creatorLater]);
+    expect(second).toEqual([creatorLater, spender]);
+    expect(spender.inputs.map((input) => input.previousOutput?.amount ?? null)).toEqual([500n, 300n, 700n, null]);
+    expect(spender.inputs[2]!.previousOutput!.address).toBe(payToAddressOutput('carol', 0n).address);
+    expect(resolver.waiting).toBe(1);
+  });
+
+  it('forgets the oldest waiting spenders beyond its bound', async () => {
+    const resolver = createInputResolver({ maxWaiting: 2 });
+    const spenders = ['a', 'b', 'c'].map((label) =>
+      syntheticTransaction(label, 1n, [{ previousTransactionId: hashOf(`creator ${label}`), previousIndex: 0, previousOutput: null }], []),
+    );
+    await resolver.resolve(db, spenders);
+    expect(resolver.waiting).toBe(2);
+    const creatorA = { ...syntheticTransaction('creator a', 1n, [], [payToAddressOutput('x', 1n)]), transactionId: hashOf('creator a') };
+    expect(await resolver.resolve(db, [creatorA])).toEqual([creatorA]);
+    const creatorC = { ...syntheticTransaction('creator c', 1n, [], [payToAddressOutput('y', 2n)]), transactionId: hashOf('creator c') };
+    expect(await resolver.resolve(db, [creatorC])).toEqual([creatorC, spenders[2]]);
+  });
+});
