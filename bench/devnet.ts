@@ -4,9 +4,12 @@
  * `npx tsx bench/devnet.ts` (or `npm run bench:devnet`); the run stops by itself.
  *
  * Options (all optional): --bps 10, --tps 100 (0 runs no traffic: the cost of the blocks alone), --duration 60 (seconds measured), --warmup (seconds; default: the
- * coinbase maturity in seconds plus 10, so the wallets hold mature coinbase outputs before the window opens),
+ * coinbase maturity in seconds plus 10, and in any case until the virtual DAA score has passed the maturity by 100,
+ * so the wallets hold mature coinbase outputs before the window opens even when blocks come slower than --bps),
  * --maturity 100 (coinbase maturity in DAA units, passed as the node's `params` override; Crescendo's is 1000, which
- * at 10 blocks/s would need a warm-up of well over 100 s), --seed bench.
+ * at 10 blocks/s would need a warm-up of well over 100 s), --seed bench, --partition-every (seconds between one miner
+ * partition's end and the next one's start, each lasting 20–30 s and until k + 25 blocks went by; default: the
+ * node's, every 2–5 minutes).
  *
  * CPU: process.cpuUsage covers every thread of the process (main, traffic worker, V8 and libuv helpers); the
  * per-thread figures come from /proc/self/task (Linux only) and are omitted elsewhere. Percentages are of one core.
@@ -14,8 +17,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { DEFAULT_PARTITION_DURATION_MS, DEFAULT_PARTITION_MAX_HELD_BLOCKS } from '../lib/devnet/miner';
 import { createDevnetNode } from '../lib/devnet/node';
-import { bytesToHex } from '../lib/kaspa/bytes';
+import { CRESCENDO_PARAMS } from '../lib/devnet/params';
 
 const { values } = parseArgs({
   options: {
@@ -25,6 +29,7 @@ const { values } = parseArgs({
     warmup: { type: 'string' },
     maturity: { type: 'string', default: '100' },
     seed: { type: 'string', default: 'bench' },
+    'partition-every': { type: 'string' },
   },
 });
 
@@ -44,6 +49,8 @@ const blocksPerSecond = positive('bps', values.bps);
 const txPerSecond = nonNegative('tps', values.tps);
 const durationSeconds = positive('duration', values.duration);
 const coinbaseMaturity = Math.round(positive('maturity', values.maturity));
+const partitionGapMs =
+  values['partition-every'] === undefined ? undefined : positive('partition-every', values['partition-every']) * 1000;
 const warmupSeconds = values.warmup === undefined ? coinbaseMaturity / blocksPerSecond + 10 : positive('warmup', values.warmup);
 
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -99,6 +106,16 @@ const node = createDevnetNode({
   txPerSecond,
   trafficThread: 'worker',
   params: { coinbaseMaturity },
+  ...(partitionGapMs === undefined
+    ? {}
+    : {
+        partitions: {
+          gapMs: { min: partitionGapMs, max: partitionGapMs },
+          durationMs: DEFAULT_PARTITION_DURATION_MS,
+          minBlocksMissed: CRESCENDO_PARAMS.ghostdagK + 25,
+          maxHeldBlocks: DEFAULT_PARTITION_MAX_HELD_BLOCKS,
+        },
+      }),
   onEvent: (event) => {
     if (event.type !== 'error') return;
     const message = event.error instanceof Error ? event.error.message : String(event.error);
@@ -114,14 +131,19 @@ console.log(
 );
 await node.start();
 await sleep(warmupSeconds * 1000);
+const maturedAt = BigInt(coinbaseMaturity + 100);
+while (node.stats().virtualDaaScore < maturedAt) await sleep(500);
 
-// Unique ids: a reorganisation re-accepts the same transactions, which the node's own counter counts again.
-const acceptedInWindow = new Set<string>();
-const stopCounting = node.consensus.events.on('virtualChainChanged', (change) => {
-  for (const { acceptedTransactionIds } of change.acceptedTransactionIds) {
-    for (const id of acceptedTransactionIds.slice(1)) acceptedInWindow.add(bytesToHex(id));
-  }
+const dag = { reds: 0, reorganisations: 0, deepestReorganisation: 0 };
+const stopCountingReds = node.consensus.events.on('blockAdded', ({ hash }) => {
+  dag.reds += node.consensus.getBlock(hash)?.ghostdag.mergesetReds.length ?? 0;
 });
+const stopCountingReorganisations = node.consensus.events.on('virtualChainChanged', ({ removedChainBlockHashes }) => {
+  if (removedChainBlockHashes.length === 0) return;
+  dag.reorganisations++;
+  dag.deepestReorganisation = Math.max(dag.deepestReorganisation, removedChainBlockHashes.length);
+});
+const swarmBefore = node.swarm?.stats();
 const before = node.stats();
 const trafficBefore = node.traffic?.stats();
 const cpuBefore = process.cpuUsage();
@@ -135,27 +157,42 @@ const cpu = process.cpuUsage(cpuBefore);
 const threadsAfter = sampleThreads();
 const mainLoop = performance.eventLoopUtilization(eluBefore);
 const trafficStats = node.traffic?.stats();
-stopCounting();
+const swarmAfter = node.swarm?.stats();
+stopCountingReds();
+stopCountingReorganisations();
 await node.stop();
 
+const acceptedInWindow = after.transactionsAccepted - before.transactionsAccepted;
 const blocksRate = (after.blocksAdded - before.blocksAdded) / elapsedSeconds;
-const txRate = acceptedInWindow.size / elapsedSeconds;
+const txRate = acceptedInWindow / elapsedSeconds;
 const cpuCores = (cpu.user + cpu.system) / 1e6 / elapsedSeconds;
 
 console.log(`window: ${elapsedSeconds.toFixed(1)} s, DAA score ${before.virtualDaaScore} → ${after.virtualDaaScore}`);
 console.log(`blocks: ${blocksRate.toFixed(2)} blocks/s (${after.blocksAdded - before.blocksAdded} added)`);
 console.log(
-  `transactions accepted by the selected chain: ${txRate.toFixed(1)} tx/s (${acceptedInWindow.size} distinct; the node's ` +
-    `counter, which counts re-acceptances after reorganisations again, says ${after.transactionsAccepted - before.transactionsAccepted})`,
+  `DAG: ${dag.reds} red blocks merged, ${dag.reorganisations} chain reorganisations (deepest: ${dag.deepestReorganisation} ` +
+    `chain blocks removed), ${(swarmAfter?.partitions ?? 0) - (swarmBefore?.partitions ?? 0)} miner partitions began`,
 );
+console.log(`transactions accepted by the selected chain: ${txRate.toFixed(1)} tx/s (${acceptedInWindow} distinct)`);
 console.log(`mempool: ${before.mempoolSize} → ${after.mempoolSize} transactions`);
 if (trafficStats) {
   const { submitted, accepted, rejected, failed } = trafficStats;
   const acceptedInWindowByMempool = accepted - (trafficBefore?.accepted ?? 0);
   console.log(`traffic submissions the mempool accepted in the window: ${(acceptedInWindowByMempool / elapsedSeconds).toFixed(1)}/s`);
   console.log(`traffic (whole run): submitted ${submitted}, accepted ${accepted}, rejected ${rejected}, failed ${failed}`);
-  const skipped = Object.entries(trafficStats.skippedByReason).sort((a, b) => b[1] - a[1]).slice(0, 3);
-  if (skipped.length > 0) console.log(`  skipped: ${skipped.map(([reason, count]) => `${reason} ×${count}`).join(', ')}`);
+  const skippedInWindow = Object.entries(trafficStats.skippedByReason)
+    .map(([reason, count]) => [reason, count - (trafficBefore?.skippedByReason[reason] ?? 0)] as const)
+    .filter(([, count]) => count > 0)
+    .sort((a, b) => b[1] - a[1]);
+  const skipped = skippedInWindow.slice(0, 4);
+  if (skipped.length > 0) console.log(`  skipped in the window: ${skipped.map(([reason, count]) => `${reason} ×${count}`).join(', ')}`);
+  const unfunded = (record: Record<string, number> | undefined) =>
+    Object.entries(record ?? {}).reduce((sum, [reason, count]) => sum + (reason.endsWith(':no_funded_wallet') ? count : 0), 0);
+  console.log(
+    `  no_funded_wallet skips: ${unfunded(trafficBefore?.skippedByReason)} during the warm-up, ` +
+      `${unfunded(trafficStats.skippedByReason) - unfunded(trafficBefore?.skippedByReason)} in the window; ` +
+      `splits of large UTXOs: ${trafficStats.byKind.split.accepted} accepted`,
+  );
   const rejections = Object.entries(trafficStats.rejectionsByReason).sort((a, b) => b[1] - a[1]).slice(0, 3);
   if (rejections.length > 0) console.log(`  rejections: ${rejections.map(([reason, count]) => `${reason} ×${count}`).join(', ')}`);
 }
@@ -197,8 +234,8 @@ const mainThreadCpu = perThread.find((thread) => thread.tid === String(process.p
 if (mainThreadCpu !== undefined && blocksAdded > 0) {
   const otherThreadsCpu = perThread.reduce((sum, thread) => sum + thread.fraction, 0) - mainThreadCpu;
   const perTransaction =
-    acceptedInWindow.size > 0
-      ? `; other threads (traffic worker, GC helpers): ${((otherThreadsCpu * elapsedSeconds * 1000) / acceptedInWindow.size).toFixed(2)} ms CPU per accepted transaction`
+    acceptedInWindow > 0
+      ? `; other threads (traffic worker, GC helpers): ${((otherThreadsCpu * elapsedSeconds * 1000) / acceptedInWindow).toFixed(2)} ms CPU per accepted transaction`
       : '';
   console.log(
     `main thread (consensus, mempool, miners): ${((mainThreadCpu * elapsedSeconds * 1000) / blocksAdded).toFixed(1)} ms CPU per block${perTransaction}`,

@@ -6,7 +6,8 @@
  * and difficulty, parents by level, the virtual and its selected chain, UTXO acceptance with MuHash commitments and
  * coinbase rewards; the mempool (v1.0.x policy, orphans, replacement) and fee estimator; block templates; a wRPC JSON
  * server speaking kaspad's wire protocol with kaspad's method handlers and notifications; simulated miners with network
- * delay; deterministic wallets and a traffic generator; and a block log that makes the chain survive restarts.
+ * delay and occasional partitions (which give the DAG red blocks); deterministic wallets and a traffic generator; and a
+ * block log that makes the chain survive restarts.
  *
  * Callers talk to the node through the wRPC protocol (lib/rpc), exactly as they would to a real kaspad.
  */

@@ -23,6 +23,7 @@ import {
   bitsForExpectedHashes,
   createMinerSwarm,
   expectedHashesPerBlock,
+  nextPartition,
   realTimers,
   type MinerConfig,
   type MinerEvent,
@@ -548,6 +549,105 @@ describe('createMinerSwarm', () => {
       payAddress: 'kaspadev:miner0',
       extraData: Array.from(utf8ToBytes('dagboard')),
     });
+  });
+});
+
+describe('partitions', () => {
+  it('draws a seeded schedule within the configured ranges', () => {
+    const schedule = (seed: number) => ({
+      gapMs: { min: 1_000, max: 5_000 },
+      durationMs: { min: 200, max: 400 },
+      random: seededRandom(seed),
+    });
+    const first = schedule(3);
+    const drawn = Array.from({ length: 50 }, () => nextPartition(first, 4));
+    const again = schedule(3);
+    expect(Array.from({ length: 50 }, () => nextPartition(again, 4))).toEqual(drawn);
+    for (const partition of drawn) {
+      expect(partition.startsAfterMs).toBeGreaterThanOrEqual(1_000);
+      expect(partition.startsAfterMs).toBeLessThanOrEqual(5_000);
+      expect(partition.durationMs).toBeGreaterThanOrEqual(200);
+      expect(partition.durationMs).toBeLessThanOrEqual(400);
+    }
+    expect(new Set(drawn.map((partition) => partition.miner))).toEqual(new Set([0, 1, 2, 3]));
+  });
+
+  it('keeps a dark miner hashing its stale template and submits its held blocks only when it reconnects', async () => {
+    const { timers, node, swarm, events } = harness(64, {
+      miners: miners(2, 1_000),
+      networkDelayMs: { min: 10, max: 10 },
+      partitions: { gapMs: { min: 500, max: 500 }, durationMs: { min: 2_000, max: 2_000 }, random: seededRandom(11) },
+    });
+    swarm.start();
+    await timers.advance(2_600);
+    const darkStats = swarm.stats();
+    await timers.advance(1_000);
+    const stats = swarm.stats();
+    await swarm.stop();
+
+    const partitioned = events.find((event) => event.type === 'partitioned');
+    const reconnected = events.find((event) => event.type === 'reconnected');
+    expect(partitioned).toMatchObject({ at: START + 500, durationMs: 2_000 });
+    expect(reconnected).toMatchObject({ miner: partitioned!.miner, at: START + 2_500 });
+    const dark = partitioned!.miner;
+    const darkIndex = Number(dark.split('-')[1]);
+    const payAddress = `kaspadev:miner${darkIndex}`;
+    const darkFrom = START + 500;
+    const darkTo = START + 2_500;
+
+    // No template requests and no submissions while dark; hashing goes on at the normal rate.
+    expect(node.templateRequests.filter((request) => request.payAddress === payAddress && request.at > darkFrom && request.at < darkTo)).toEqual([]);
+    const submittedByDark = node.submissions.filter((submission) => submission.payAddress === payAddress);
+    expect(submittedByDark.filter((submission) => submission.at > darkFrom + 10 && submission.at < darkTo)).toEqual([]);
+    const hashesWhileDark = darkStats.miners[darkIndex]!.hashes;
+    expect(hashesWhileDark).toBeGreaterThan(2_000);
+
+    // Blocks found in the dark share the stale template's parents and reach the node one network delay after reconnecting.
+    const foundInDark = events
+      .slice(events.indexOf(partitioned!), events.indexOf(reconnected!))
+      .filter((event): event is Extract<MinerEvent, { type: 'found' }> => event.type === 'found' && event.miner === dark);
+    expect(foundInDark.length).toBeGreaterThan(2);
+    expect(reconnected).toMatchObject({ heldBlocks: foundInDark.length });
+    expect(darkStats.miners[darkIndex]!.blocksHeld).toBe(foundInDark.length);
+    expect(darkStats.partitions).toBe(1);
+    // The schedule goes on: the next partition starts one gap after the reconnection.
+    expect(stats.partitions).toBe(2);
+    const heldHashes = new Set(foundInDark.map((event) => bytesToHex(event.hash)));
+    const delivered = submittedByDark.filter((submission) => heldHashes.has(submission.hash));
+    expect(delivered).toHaveLength(foundInDark.length);
+    for (const submission of delivered) expect(submission.at).toBe(darkTo + 10);
+    expect(new Set(delivered.map((submission) => parentsOf(submission.block.header).sort().join(','))).size).toBe(1);
+    const staleParents = parentsOf(delivered[0]!.block.header);
+    const acceptedMeanwhile = node.submissions.filter((submission) => submission.at > darkFrom && submission.at < darkTo);
+    expect(acceptedMeanwhile.length).toBeGreaterThan(0);
+    for (const submission of acceptedMeanwhile) expect(staleParents).not.toContain(submission.hash);
+
+    // After reconnecting it fetches a fresh template that builds on the others' blocks again.
+    const afterRequests = node.templateRequests.filter((request) => request.payAddress === payAddress && request.at >= darkTo);
+    expect(afterRequests.length).toBeGreaterThan(0);
+  });
+  it('stretches a partition until the node has announced minBlocksMissed blocks, and holds at most maxHeldBlocks', async () => {
+    const { timers, node, swarm, events } = harness(64, {
+      miners: miners(2, 1_000),
+      networkDelayMs: { min: 10, max: 10 },
+      partitions: { gapMs: { min: 300, max: 300 }, durationMs: { min: 200, max: 200 }, minBlocksMissed: 5, maxHeldBlocks: 2, random: seededRandom(5) },
+    });
+    swarm.start();
+    await timers.advance(3_000);
+    await swarm.stop();
+
+    const partitioned = events.find((event) => event.type === 'partitioned')!;
+    const reconnected = events.find((event) => event.type === 'reconnected')!;
+    const announced = node.submissions.filter(
+      (submission) => node.accepted.has(submission.hash) && submission.at >= partitioned.at && submission.at <= reconnected.at,
+    );
+    expect(reconnected.at - partitioned.at).toBeGreaterThan(200);
+    expect(reconnected.at - partitioned.at).toBeLessThan(600);
+    expect(announced.length).toBeGreaterThanOrEqual(5);
+    const dark = swarm.stats().miners.find((miner) => miner.name === partitioned.miner)!;
+    expect(reconnected).toMatchObject({ heldBlocks: 2 });
+    expect(dark.blocksHeld).toBe(2);
+    expect(dark.blocksDiscarded).toBeGreaterThan(0);
   });
 });
 

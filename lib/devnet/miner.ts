@@ -18,6 +18,15 @@
  * miner; beyond that it is dropped and counted. The total rate must fit maxHashesPerTick per tickMs (checked), with
  * headroom so a backlog can drain. CPU use is proportional to the configured rate; timers are unref'd and a swarm
  * without templates does no work.
+ *
+ * Partitions. With GHOSTDAG k = 124 at 10 blocks/s, ordinary delays of a fraction of a second never make a block red:
+ * a block is red only when more than k blue blocks are in its anticone, about 12 s of other miners' work. An optional
+ * seeded schedule (`partitions`) therefore cuts one miner off now and then: while dark it hears of no new block and
+ * fetches no template, keeps hashing its stale template at its normal rate (so CPU use is unchanged), and holds the
+ * blocks it finds; when it reconnects it submits them all (each after one network delay) and fetches a fresh
+ * template. Its held blocks then carry an anticone of everything mined meanwhile and are merged as reds.
+ * `minBlocksMissed` stretches a partition until that many blocks went by, so reds come even when the block rate sags;
+ * `maxHeldBlocks` caps how many of its finds a dark miner delivers.
  */
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { equalBytes } from '../kaspa/bytes';
@@ -65,7 +74,8 @@ export const realTimers: MinerTimers = {
 
 export interface MinerConfig {
   name: string;
-  payAddress: RpcAddress;
+  /** A function is asked again for every template request (e.g. to rotate the rewards over several wallets). */
+  payAddress: RpcAddress | (() => RpcAddress);
   hashesPerSecond: number;
   /** This miner's link to the node, in place of the swarm's `networkDelayMs`. */
   networkDelayMs?: NetworkDelay;
@@ -83,7 +93,58 @@ export type MinerEvent =
   | { type: 'template'; miner: string; at: number; block: Block }
   | { type: 'found'; miner: string; at: number; hash: Hash; block: Block }
   | { type: 'submitted'; miner: string; at: number; hash: Hash; accepted: boolean; rejection?: BlockRejection }
-  | { type: 'error'; miner: string; at: number; method: 'getBlockTemplate' | 'submitBlock'; error: unknown };
+  | { type: 'error'; miner: string; at: number; method: 'getBlockTemplate' | 'submitBlock'; error: unknown }
+  | { type: 'partitioned'; miner: string; at: number; durationMs: number }
+  | { type: 'reconnected'; miner: string; at: number; heldBlocks: number };
+
+export interface PartitionSchedule {
+  /** Milliseconds from the start (or the previous partition's end) to the next partition, drawn uniformly. */
+  gapMs: { min: number; max: number };
+  /** How long a partition lasts, drawn uniformly. */
+  durationMs: { min: number; max: number };
+  /**
+   * A partition also lasts until the node has announced this many blocks meanwhile (up to three times its drawn
+   * duration), so its blocks get an anticone larger than k even when blocks come slower than planned. Default 0.
+   */
+  minBlocksMissed?: number;
+  /**
+   * Blocks a dark miner keeps for delivery; later finds are discarded (stale work, as a real miner's blocks on a
+   * superseded template are). All held blocks share the stale template's parents, so a cap keeps the burst of reds
+   * a partition causes plausible. Default: no cap.
+   */
+  maxHeldBlocks?: number;
+  /** Uniform in [0, 1): the gaps, the durations and which miner goes dark; seed it for a reproducible schedule. */
+  random: () => number;
+}
+
+export interface Partition {
+  /** Index into the swarm's miners. */
+  miner: number;
+  /** Milliseconds after the previous partition ended (or the swarm started). */
+  startsAfterMs: number;
+  durationMs: number;
+}
+
+/** Every few minutes, one miner dark for 20–30 s: long enough for its blocks to be red at k = 124 and 10 blocks/s. */
+export const DEFAULT_PARTITION_GAP_MS: Readonly<{ min: number; max: number }> = Object.freeze({ min: 120_000, max: 300_000 });
+export const DEFAULT_PARTITION_DURATION_MS: Readonly<{ min: number; max: number }> = Object.freeze({ min: 20_000, max: 30_000 });
+/** Room in one parent list of the template that merges them (maxBlockParents is 16; the other tips need some too). */
+export const DEFAULT_PARTITION_MAX_HELD_BLOCKS = 12;
+
+function requireRange(range: { min: number; max: number }, what: string): void {
+  requireNonNegative(range.min, `${what}.min`);
+  requireNonNegative(range.max, `${what}.max`);
+  if (range.min > range.max) throw new RangeError(`${what}.min must not exceed ${what}.max`);
+}
+
+/** The next partition of a schedule over `minerCount` miners (draws three numbers from the schedule's random). */
+export function nextPartition(schedule: PartitionSchedule, minerCount: number): Partition {
+  const { gapMs, durationMs, random } = schedule;
+  const startsAfterMs = gapMs.min + random() * (gapMs.max - gapMs.min);
+  const duration = durationMs.min + random() * (durationMs.max - durationMs.min);
+  const miner = Math.min(minerCount - 1, Math.floor(random() * minerCount));
+  return { miner, startsAfterMs, durationMs: duration };
+}
 
 export interface MinerSwarmOptions {
   rpc: RpcCaller;
@@ -99,6 +160,8 @@ export interface MinerSwarmOptions {
   maxHashesPerTick?: number;
   /** Hashes a late or capped tick leaves undone are made up later, up to this many milliseconds' worth per miner. */
   maxBacklogMs?: number;
+  /** Occasional partitions of single miners (see the header); none when omitted. */
+  partitions?: PartitionSchedule;
   /** Shared with the consensus that validates the miners' blocks, so a solved block's matrix is not generated twice. */
   powMatrixCache?: PowMatrixCache;
   onEvent?: (event: MinerEvent) => void;
@@ -115,6 +178,12 @@ export interface MinerStats {
   blocksFound: number;
   blocksAccepted: number;
   blocksRejected: Partial<Record<BlockRejection, number>>;
+  /** Partitions this miner went through (the current one included). */
+  partitions: number;
+  /** Blocks found while partitioned and submitted on reconnecting. */
+  blocksHeld: number;
+  /** Blocks found while partitioned beyond `maxHeldBlocks`, never submitted. */
+  blocksDiscarded: number;
 }
 
 export interface SwarmStats {
@@ -126,6 +195,7 @@ export interface SwarmStats {
   blocksFound: number;
   blocksAccepted: number;
   blocksRejected: Partial<Record<BlockRejection, number>>;
+  partitions: number;
   miners: MinerStats[];
 }
 
@@ -164,9 +234,15 @@ interface MinerState {
   refetchRequested: boolean;
   refreshTimer: TimerHandle | undefined;
   noticeTimer: TimerHandle | undefined;
+  /** Partitioned: no notices, no templates, found blocks held until it reconnects. */
+  dark: boolean;
+  held: { block: Block; hash: Hash }[];
+  /** Blocks announced while dark. */
+  missed: number;
 }
 
 const U32 = 0x1_0000_0000;
+const PARTITION_RECHECK_MS = 250;
 
 function requireNonNegative(value: number, what: string): void {
   if (!(Number.isFinite(value) && value >= 0)) throw new RangeError(`${what} must be a finite number ≥ 0, got ${value}`);
@@ -197,6 +273,8 @@ class Swarm implements MinerSwarm {
   private readonly maxBacklogMs: number;
   private readonly onEvent: ((event: MinerEvent) => void) | undefined;
   private readonly powMatrixCache: PowMatrixCache | undefined;
+  private readonly partitions: PartitionSchedule | undefined;
+  private partitionTimer: TimerHandle | undefined;
 
   private isRunning = false;
   /** Bumped by every start and stop, so callbacks of an earlier run do nothing. */
@@ -220,6 +298,13 @@ class Swarm implements MinerSwarm {
     this.maxBacklogMs = options.maxBacklogMs ?? DEFAULT_MAX_BACKLOG_MS;
     this.onEvent = options.onEvent;
     this.powMatrixCache = options.powMatrixCache;
+    this.partitions = options.partitions;
+    if (this.partitions) {
+      requireRange(this.partitions.gapMs, 'partitions.gapMs');
+      requireRange(this.partitions.durationMs, 'partitions.durationMs');
+      requireNonNegative(this.partitions.minBlocksMissed ?? 0, 'partitions.minBlocksMissed');
+      requireNonNegative(this.partitions.maxHeldBlocks ?? 0, 'partitions.maxHeldBlocks');
+    }
 
     requireNonNegative(this.maxBacklogMs, 'maxBacklogMs');
     if (!(this.tickMs > 0) || !(this.templateRefreshMs > 0) || !(this.maxHashesPerTick >= 1)) {
@@ -255,6 +340,9 @@ class Swarm implements MinerSwarm {
         blocksFound: 0,
         blocksAccepted: 0,
         blocksRejected: {},
+        partitions: 0,
+        blocksHeld: 0,
+        blocksDiscarded: 0,
       },
       work: null,
       budget: 0,
@@ -262,6 +350,9 @@ class Swarm implements MinerSwarm {
       refetchRequested: false,
       refreshTimer: undefined,
       noticeTimer: undefined,
+      dark: false,
+      held: [],
+      missed: 0,
     }));
   }
 
@@ -277,6 +368,7 @@ class Swarm implements MinerSwarm {
     this.lastTickAt = this.startedAt;
     for (const miner of this.miners) this.fetchTemplate(miner);
     this.scheduleTick();
+    this.schedulePartition();
   }
 
   async stop(): Promise<void> {
@@ -286,6 +378,8 @@ class Swarm implements MinerSwarm {
       this.runningMsBefore += this.timers.now() - this.startedAt;
       this.cancel(this.tickTimer);
       this.tickTimer = undefined;
+      this.cancel(this.partitionTimer);
+      this.partitionTimer = undefined;
       for (const timer of this.submitTimers) this.cancel(timer);
       this.submitTimers.clear();
       for (const miner of this.miners) {
@@ -296,6 +390,8 @@ class Swarm implements MinerSwarm {
         miner.work = null;
         miner.budget = 0;
         miner.refetchRequested = false;
+        miner.dark = false;
+        miner.held = [];
       }
     }
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
@@ -304,7 +400,8 @@ class Swarm implements MinerSwarm {
   notifyBlockAdded(): void {
     if (!this.isRunning) return;
     for (const miner of this.miners) {
-      if (miner.noticeTimer !== undefined) continue;
+      if (miner.dark) miner.missed++;
+      if (miner.noticeTimer !== undefined || miner.dark) continue;
       miner.noticeTimer = this.timers.setTimeout(() => {
         miner.noticeTimer = undefined;
         this.fetchTemplate(miner);
@@ -319,7 +416,9 @@ class Swarm implements MinerSwarm {
     let hashes = 0;
     let blocksFound = 0;
     let blocksAccepted = 0;
+    let partitions = 0;
     for (const miner of miners) {
+      partitions += miner.partitions;
       hashes += miner.hashes;
       blocksFound += miner.blocksFound;
       blocksAccepted += miner.blocksAccepted;
@@ -333,6 +432,7 @@ class Swarm implements MinerSwarm {
       blocksFound,
       blocksAccepted,
       blocksRejected,
+      partitions,
       miners,
     };
   }
@@ -352,6 +452,48 @@ class Swarm implements MinerSwarm {
   private track(operation: Promise<void>): void {
     this.inFlight.add(operation);
     void operation.finally(() => this.inFlight.delete(operation));
+  }
+
+  private schedulePartition(): void {
+    const schedule = this.partitions;
+    if (!schedule || this.miners.length === 0) return;
+    const partition = nextPartition(schedule, this.miners.length);
+    this.partitionTimer = this.timers.setTimeout(() => this.partition(partition), partition.startsAfterMs);
+  }
+
+  private partition({ miner: index, durationMs }: Partition): void {
+    const miner = this.miners[index]!;
+    miner.dark = true;
+    miner.missed = 0;
+    miner.stats.partitions++;
+    this.cancel(miner.noticeTimer);
+    this.cancel(miner.refreshTimer);
+    miner.noticeTimer = undefined;
+    miner.refreshTimer = undefined;
+    miner.refetchRequested = false;
+    this.emit({ type: 'partitioned', miner: miner.config.name, at: this.timers.now(), durationMs });
+    const startedAt = this.timers.now();
+    const minBlocksMissed = this.partitions?.minBlocksMissed ?? 0;
+    const latest = startedAt + 3 * durationMs;
+    const endOrWait = () => {
+      const now = this.timers.now();
+      if (miner.missed >= minBlocksMissed || now >= latest) {
+        this.reconnect(miner);
+        return;
+      }
+      this.partitionTimer = this.timers.setTimeout(endOrWait, Math.min(PARTITION_RECHECK_MS, latest - now));
+    };
+    this.partitionTimer = this.timers.setTimeout(endOrWait, durationMs);
+  }
+
+  private reconnect(miner: MinerState): void {
+    const held = miner.held;
+    miner.dark = false;
+    miner.held = [];
+    this.emit({ type: 'reconnected', miner: miner.config.name, at: this.timers.now(), heldBlocks: held.length });
+    for (const { block, hash } of held) this.scheduleSubmission(miner, block, hash);
+    this.fetchTemplate(miner);
+    this.schedulePartition();
   }
 
   private scheduleTick(): void {
@@ -416,6 +558,19 @@ class Swarm implements MinerSwarm {
     const hash = headerHash(block.header);
     miner.stats.blocksFound++;
     this.emit({ type: 'found', miner: miner.config.name, at: now, hash, block });
+    if (miner.dark) {
+      if (miner.held.length < (this.partitions?.maxHeldBlocks ?? Number.POSITIVE_INFINITY)) {
+        miner.stats.blocksHeld++;
+        miner.held.push({ block, hash });
+      } else {
+        miner.stats.blocksDiscarded++;
+      }
+      return;
+    }
+    this.scheduleSubmission(miner, block, hash);
+  }
+
+  private scheduleSubmission(miner: MinerState, block: Block, hash: Hash): void {
     const timer = this.timers.setTimeout(() => {
       this.submitTimers.delete(timer);
       this.track(this.submit(miner, block, hash));
@@ -452,6 +607,7 @@ class Swarm implements MinerSwarm {
 
   /** One request at a time per miner; a request made meanwhile is served by one more fetch right after. */
   private fetchTemplate(miner: MinerState): void {
+    if (miner.dark) return;
     if (miner.fetching) {
       miner.refetchRequested = true;
       return;
@@ -467,10 +623,10 @@ class Swarm implements MinerSwarm {
       do {
         miner.refetchRequested = false;
         const response = await this.rpc.call('getBlockTemplate', {
-          payAddress: miner.config.payAddress,
+          payAddress: typeof miner.config.payAddress === 'function' ? miner.config.payAddress() : miner.config.payAddress,
           extraData: this.extraData,
         });
-        if (generation !== this.generation) break;
+        if (generation !== this.generation || miner.dark) break;
         this.install(miner, response.block);
       } while (miner.refetchRequested);
     } catch (error) {
@@ -480,6 +636,7 @@ class Swarm implements MinerSwarm {
       }
     }
     miner.fetching = false;
+    if (miner.dark) return;
     if (generation === this.generation) {
       miner.refreshTimer = this.timers.setTimeout(() => {
         miner.refreshTimer = undefined;

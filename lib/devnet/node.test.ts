@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { bytesToHex } from '../kaspa/bytes';
+import { bytesToHex, hexToBytes } from '../kaspa/bytes';
 import { headerHash } from '../kaspa/header';
 import { RpcRejectedError } from '../rpc/errors';
 import type { RpcNotifications } from '../rpc/types';
@@ -38,6 +38,7 @@ function memoryNode(clock: FakeClock, overrides: Partial<DevnetNodeOptions> = {}
     persistence: null,
     clock: () => clock.now,
     params: { coinbaseMaturity: TEST_COINBASE_MATURITY },
+    partitions: null,
     ...overrides,
   });
   cleanups.push(() => node.stop());
@@ -182,6 +183,77 @@ describe('forced reorganisation', () => {
     expect(chain.addedChainBlockHashes.at(-1)).toBe(merging.hash);
     expect(chain.acceptedTransactionIds.at(-1)!.acceptedTransactionIds).toContain(idHex(payment));
   });
+});
+
+describe('transactionsAccepted', () => {
+  it('counts a transaction a reorganisation moves to another chain block once', async () => {
+    const devnet = await startWireDevnet();
+    cleanups.push(() => devnet.close());
+    for (let i = 0; i < TEST_COINBASE_MATURITY + 4; i++) await devnet.mine();
+    const [utxo] = devnet.node.consensus
+      .getUtxosByScriptPublicKey(MINER_KEY.scriptPublicKey)
+      .sort((a, b) => Number(a.entry.blockDaaScore - b.entry.blockDaaScore));
+    const payment = spend(utxo!, MINER_KEY, wireKey(8).scriptPublicKey);
+    await devnet.client.call('submitTransaction', { transaction: transactionToRpc(payment), allowOrphan: false });
+    await devnet.mine();
+    await devnet.mine();
+    expect(devnet.node.stats().transactionsAccepted).toBe(1);
+
+    const reorg = devnet.node.forceReorg({ depth: 3 });
+    await settle();
+    expect(reorg.change.removedChainBlockHashes.length).toBe(3);
+    expect(devnet.node.stats().transactionsAccepted).toBe(0);
+    const merging = await devnet.mine();
+    const chain = await devnet.client.call('getVirtualChainFromBlock', { startHash: bytesToHex(reorg.base), includeAcceptedTransactionIds: true });
+    expect(chain.addedChainBlockHashes.at(-1)).toBe(merging.hash);
+    expect(chain.acceptedTransactionIds.at(-1)!.acceptedTransactionIds).toContain(idHex(payment));
+    expect(devnet.node.stats().transactionsAccepted).toBe(1);
+  });
+});
+
+describe('miner partitions', () => {
+  it('a miner cut off from the swarm delivers stale blocks that the DAG merges as reds, and the chain reorganises', async () => {
+    const node = createDevnetNode({
+      seed: 'partition-test',
+      miners: 3,
+      hashesPerSecond: 600,
+      persistence: null,
+      params: { ghostdagK: 3, coinbaseMaturity: TEST_COINBASE_MATURITY },
+      partitions: { gapMs: { min: 300, max: 300 }, durationMs: { min: 1_500, max: 1_500 } },
+    });
+    cleanups.push(() => node.stop());
+    const arrivedAt = new Map<string, number>();
+    node.consensus.events.on('blockAdded', ({ hash }) => arrivedAt.set(bytesToHex(hash), Date.now()));
+    let reorganisations = 0;
+    node.consensus.events.on('virtualChainChanged', (change) => {
+      if (change.removedChainBlockHashes.length > 0) reorganisations++;
+    });
+    const redsOf = async (hash: string) =>
+      (await node.rpc.call('getBlock', { hash, includeTransactions: false })).block.verboseData?.mergeSetRedsHashes ?? [];
+    const lateReds = async () => {
+      const reds: string[] = [];
+      for (const hash of arrivedAt.keys()) reds.push(...(await redsOf(hash)));
+      // A withheld block carries the timestamp of the template fetched before the partition.
+      return reds.filter((red) => {
+        const timestamp = Number(node.consensus.getBlock(hexToBytes(red))!.header.timestamp);
+        return arrivedAt.get(red)! - timestamp >= 1_000;
+      });
+    };
+
+    await node.start();
+    let reds: string[] = [];
+    for (let attempt = 0; attempt < 160 && (reds.length === 0 || reorganisations === 0); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      if (node.swarm!.stats().partitions > 0) reds = await lateReds();
+    }
+    await node.stop();
+
+    const stats = node.swarm!.stats();
+    expect(stats.partitions).toBeGreaterThan(0);
+    expect(stats.miners.some((miner) => miner.blocksHeld > 0)).toBe(true);
+    expect(reds.length).toBeGreaterThan(0);
+    expect(reorganisations).toBeGreaterThan(0);
+  }, 60_000);
 });
 
 describe('forced reorganisation beyond the mergeset limit', () => {

@@ -35,7 +35,17 @@ import { openBlockLog, type BlockLog } from './block-log';
 import { createConsensus, type Block, type Consensus, type VirtualChainChange } from './consensus';
 import { createDevnetGenesis } from './genesis';
 import { createMempool, type Mempool } from './mempool';
-import { bitsForExpectedHashes, createMinerSwarm, expectedHashesPerBlock, type MinerSwarm, type NetworkDelay } from './miner';
+import {
+  bitsForExpectedHashes,
+  createMinerSwarm,
+  DEFAULT_PARTITION_DURATION_MS,
+  DEFAULT_PARTITION_GAP_MS,
+  DEFAULT_PARTITION_MAX_HELD_BLOCKS,
+  expectedHashesPerBlock,
+  type MinerSwarm,
+  type NetworkDelay,
+  type PartitionSchedule,
+} from './miner';
 import { CRESCENDO_PARAMS, type ConsensusParams } from './params';
 import { createRpcHandlers, DEVNET_NETWORK } from './rpc-handlers';
 import { acceptedTransactionIdsToRpc, blockInfoToRpc, utxoChangeToRpc } from './rpc-converter';
@@ -73,12 +83,19 @@ export interface DevnetNodeOptions {
    * mining and validation) or the node's own thread.
    */
   trafficThread?: 'worker' | 'main';
-  /** Funded wallets the miners pay and the traffic spends from; default max(8, miners). */
+  /** Funded wallets the traffic spends from; the miners' templates pay them in turn. Default max(8, miners). */
   wallets?: number;
   serverVersion?: string;
   /** Overrides of the Crescendo parameters (e.g. a short coinbase maturity in tests). */
   params?: Partial<ConsensusParams>;
   networkDelayMs?: NetworkDelay;
+  /**
+   * Now and then one simulated miner is cut off for a while and delivers its withheld blocks when it reconnects, so the
+   * DAG gets red blocks (miner.ts, "Partitions"). Default: every 2–5 minutes, 20–30 s dark (long enough for reds at
+   * k = 124 and 10 blocks/s) and in any case until k + 25 blocks went by, delivering at most 12 held blocks; seeded
+   * from `seed`. null: never.
+   */
+  partitions?: Omit<PartitionSchedule, 'random'> | null;
   /** Diagnostics (replay, rejected blocks, background failures); never called with secrets. */
   onEvent?: (event: DevnetNodeEvent) => void;
 }
@@ -101,7 +118,10 @@ export interface DevnetNodeStats {
   blocks: number;
   /** Blocks accepted since this node object was created (replayed ones excluded). */
   blocksAdded: number;
-  /** Non-coinbase transactions accepted by chain blocks added since creation. */
+  /**
+   * Distinct non-coinbase transactions accepted by the current selected chain's blocks that joined it since creation: a
+   * transaction a reorganisation moves to another chain block counts once, one it drops no longer counts.
+   */
   transactionsAccepted: number;
   virtualDaaScore: bigint;
   sinkBlueScore: bigint;
@@ -261,17 +281,32 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
     secp256k1: wasmSecp256k1,
   });
 
+  // Every template pays the next wallet, so all wallets are funded from the start, not only one per miner.
+  let payRotation = 0;
+  const nextPayAddress = () => wallets.wallets[payRotation++ % wallets.wallets.length]!.address;
+  const partitions =
+    options.partitions === undefined
+      ? {
+          gapMs: DEFAULT_PARTITION_GAP_MS,
+          durationMs: DEFAULT_PARTITION_DURATION_MS,
+          minBlocksMissed: params.ghostdagK + 25,
+          maxHeldBlocks: DEFAULT_PARTITION_MAX_HELD_BLOCKS,
+        }
+      : options.partitions;
   const swarm: MinerSwarm | null =
     minerCount > 0
       ? createMinerSwarm({
           rpc,
           miners: Array.from({ length: minerCount }, (_, index) => ({
             name: `miner-${index}`,
-            payAddress: wallets.wallets[index % wallets.wallets.length]!.address,
+            payAddress: nextPayAddress,
             hashesPerSecond: totalHashesPerSecond / minerCount,
           })),
           random,
           networkDelayMs: options.networkDelayMs,
+          ...(partitions === null
+            ? {}
+            : { partitions: { ...partitions, random: seededRandom(numericSeed(`${options.seed}/partitions`)) } }),
           extraData: 'dagboard-miner',
           powMatrixCache,
         })
@@ -303,6 +338,12 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
   let pending: PendingWork[] = [];
   let flushScheduled = false;
   const counters = { blocksAdded: 0, transactionsAccepted: 0 };
+  /**
+   * Transactions counted per chain block, by hash, so a reorganisation takes back what its removed blocks accepted
+   * (their transactions count again where the new chain accepts them). Blocks more than the merge depth (an hour at 10
+   * blocks/s) below the sink are forgotten: no reorganisation the devnet sees goes that deep, and the map stays small.
+   */
+  const countedChainBlocks = new Map<string, { accepted: number; blueScore: bigint }>();
 
   const processPending = () => {
     flushScheduled = false;
@@ -362,8 +403,23 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
     enqueue({ kind: 'blockAdded', block, hash });
   });
   consensus.events.on('virtualChainChanged', (change) => {
-    for (const accepted of change.acceptedTransactionIds) {
-      counters.transactionsAccepted += Math.max(0, accepted.acceptedTransactionIds.length - 1);
+    for (const removed of change.removedChainBlockHashes) {
+      const key = bytesToHex(removed);
+      const counted = countedChainBlocks.get(key);
+      if (counted === undefined) continue;
+      counters.transactionsAccepted -= counted.accepted;
+      countedChainBlocks.delete(key);
+    }
+    for (const { acceptingBlockHash, acceptedTransactionIds } of change.acceptedTransactionIds) {
+      const accepted = Math.max(0, acceptedTransactionIds.length - 1);
+      const blueScore = consensus.getBlock(acceptingBlockHash)?.ghostdag.blueScore ?? 0n;
+      counters.transactionsAccepted += accepted;
+      countedChainBlocks.set(bytesToHex(acceptingBlockHash), { accepted, blueScore });
+    }
+    const forgetBelow = consensus.sinkBlueScore() - BigInt(params.mergeDepth);
+    for (const [key, { blueScore }] of countedChainBlocks) {
+      if (blueScore >= forgetBelow) break;
+      countedChainBlocks.delete(key);
     }
     enqueue({ kind: 'chainChanged', change, returned: transactionsLeftBehind(change) });
   });

@@ -3,6 +3,7 @@ import { bytesToHex } from '../kaspa/bytes';
 import { RpcRejectedError } from '../rpc/errors';
 import type { RpcMethodName, RpcRequest, RpcResponse } from '../rpc/types';
 import type { RpcCaller } from './rpc-transaction';
+import { wasmSecp256k1 } from './secp256k1-wasm';
 import { FakeRpcNode } from './test-support/fake-rpc-node';
 import {
   createTrafficGenerator,
@@ -269,6 +270,53 @@ describe('traffic generator against a fake node', () => {
     expect(stats.rejectionsByReason['Rejected transaction: mempool is full (<n> transactions)']).toBe(stats.rejected);
     expect(stats.rejected).toBeGreaterThanOrEqual(15);
     expect(wallets.wallets.every((wallet) => wallet.pendingTransactions().length === 0)).toBe(true);
+  });
+});
+
+describe('funding', () => {
+  /** Four wallets, each holding two mature coinbase rewards of a 10 blocks/s devnet (44 KAS). */
+  function coinbaseFunded(seed: string, options: Partial<TrafficGeneratorOptions>) {
+    const wallets = createWalletSet({ seed, count: 4, secp256k1: wasmSecp256k1 });
+    let node: FakeRpcNode | null = null;
+    const clock = new FakeClock(3_000, () => node!.mineBlock());
+    node = new FakeRpcNode(wallets, { now: () => clock.now(), virtualDaaScore: START_DAA, verifySignatures: false });
+    wallets.wallets.forEach((wallet, index) => {
+      for (const output of [0, 1]) {
+        node.addUtxo(
+          { transactionId: Uint8Array.from({ length: 32 }, (_, byte) => (byte === 0 ? index + 1 : 7)), index: output },
+          { amount: 44n * KAS, scriptPublicKey: wallet.scriptPublicKey, blockDaaScore: START_DAA - COINBASE_MATURITY, isCoinbase: true },
+        );
+      }
+    });
+    const generator = createTrafficGenerator({ rpc: node.rpc, wallets, random: seededRandom(9), clock, rate: 40, ...options });
+    clock.generator = generator;
+    return { wallets, node, clock, generator };
+  }
+
+  async function run(minUtxosPerWallet: number) {
+    const scenario = coinbaseFunded('funding', { minUtxosPerWallet });
+    scenario.generator.start();
+    await scenario.clock.finished();
+    await scenario.wallets.refresh(scenario.node.rpc);
+    const stats = scenario.generator.stats();
+    return { ...scenario, stats, utxoCounts: scenario.wallets.wallets.map((wallet) => wallet.spendableUtxos().length) };
+  }
+
+  it('splits large coinbase rewards so every wallet soon holds enough UTXOs for the rate', async () => {
+    const withoutSplits = await run(0);
+    const withSplits = await run(20);
+
+    expect(withoutSplits.stats.byKind.split.submitted).toBe(0);
+    expect(Math.min(...withoutSplits.utxoCounts)).toBeLessThan(20);
+    expect(withSplits.stats.byKind.split.accepted).toBeGreaterThanOrEqual(4);
+    const splits = withSplits.node.submissions.filter(
+      ({ outcome, transaction }) => outcome === 'accepted' && transaction.inputs.length === 1 && transaction.outputs.length >= 8,
+    );
+    expect(splits.length).toBeGreaterThanOrEqual(4);
+    for (const count of withSplits.utxoCounts) expect(count).toBeGreaterThanOrEqual(20);
+    // Kinds needing more than a wallet holds fall back to a payment; a payment never goes without funds.
+    expect(withSplits.stats.skippedByReason['payment:no_funded_wallet']).toBeUndefined();
+    expect(withSplits.stats.accepted).toBeGreaterThanOrEqual(0.9 * 40 * 3);
   });
 });
 

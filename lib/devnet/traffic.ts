@@ -5,10 +5,14 @@
  * reason, never thrown.
  *
  * Kinds: payments (1–3 inputs, 1–3 outputs, change), fan-outs to fresh and known addresses, consolidations of many
- * small UTXOs, payloads (text and binary), replacements (a payment at the minimum fee, then, once the node holds it,
- * submitTransactionReplacement of the same payment at a higher feerate), and orphans (a child submitted with
- * allowOrphan before its parent). Wallet UTXOs are re-read every `refreshIntervalMs`; callers with a subscription can
+ * small UTXOs, splits of a large UTXO (a coinbase reward) into mid-size outputs to the same wallet, payloads (text
+ * and binary), replacements (a payment at the minimum fee, then, once the node holds it, submitTransactionReplacement
+ * of the same payment at a higher feerate), and orphans (a child submitted with allowOrphan before its parent). Wallet UTXOs are re-read every `refreshIntervalMs`; callers with a subscription can
  * also feed UtxosChanged to the WalletSet (`followUtxosChanged`).
+ *
+ * Funding. A wallet holding fewer than `minUtxosPerWallet` usable UTXOs cannot carry its share of the rate (each
+ * transaction locks 1–3 of them until it is answered), so before planning anything else the generator splits one of
+ * its large UTXOs, at most one split per wallet awaiting the chain at a time.
  */
 import { bytesToHex } from '../kaspa/bytes';
 import { RpcError } from '../rpc/errors';
@@ -19,6 +23,7 @@ export const TRAFFIC_KINDS = [
   'payment',
   'fanOut',
   'consolidation',
+  'split',
   'textPayload',
   'binaryPayload',
   'replacement',
@@ -26,11 +31,15 @@ export const TRAFFIC_KINDS = [
 ] as const;
 export type TrafficKind = (typeof TRAFFIC_KINDS)[number];
 
-/** Relative weights; a kind that cannot be built at the moment falls back to a payment. */
+/**
+ * Relative weights; a kind that cannot be built at the moment falls back to a payment. Splits come when a wallet runs
+ * short of UTXOs (see the header), not from the mix.
+ */
 export const DEFAULT_TRAFFIC_MIX: Readonly<Record<TrafficKind, number>> = Object.freeze({
   payment: 50,
   fanOut: 8,
   consolidation: 6,
+  split: 0,
   textPayload: 10,
   binaryPayload: 8,
   replacement: 8,
@@ -79,6 +88,8 @@ export interface TrafficGeneratorOptions {
   /** How often wallets re-read their UTXOs and the virtual DAA score; default 1000 ms. */
   refreshIntervalMs?: number;
   mix?: Partial<Record<TrafficKind, number>>;
+  /** A wallet with fewer usable UTXOs is split up first; default max(8, ⌈2 × rate / wallets⌉). */
+  minUtxosPerWallet?: number;
 }
 
 export interface TrafficKindStats {
@@ -120,6 +131,9 @@ export function rejectionReason(message: string): string {
     .replace(/\d+/g, '<n>')
     .slice(0, 160);
 }
+
+/** Outputs of a split (the change included). */
+const MAX_SPLIT_PARTS = 16;
 
 const TEXT_PAYLOADS = [
   'hello from the dagboard devnet',
@@ -171,6 +185,7 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
   const mix = { ...DEFAULT_TRAFFIC_MIX, ...options.mix };
   const totalWeight = TRAFFIC_KINDS.reduce((sum, kind) => sum + Math.max(0, mix[kind]), 0);
   if (!(totalWeight > 0)) throw new RangeError('the traffic mix needs a positive weight');
+  const minUtxosPerWallet = options.minUtxosPerWallet ?? Math.max(8, Math.ceil((2 * rate) / wallets.wallets.length));
 
   const counters = {
     submitted: 0,
@@ -183,6 +198,8 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
     skippedByReason: {} as Record<string, number>,
   };
   const inFlight = new Set<Promise<void>>();
+  /** Each wallet's split awaiting the chain, so a wallet short of UTXOs is not split again meanwhile. */
+  const pendingSplits = new Map<Wallet, string>();
   /** Transactions of plans still running: other plans do not chain on their change. */
   const unsettled = new Set<string>();
   /** The token bucket; a submission takes a token when it is made, so the bucket may briefly go below zero. */
@@ -277,6 +294,59 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
     return [submission(busiest.wallet, busiest.wallet.buildTransaction({ inputs }))];
   };
 
+  /**
+   * How many outputs to the wallet itself a split makes (the change, which also takes the remainder less the fee,
+   * included): each share is at least twice the storage-safe amount for that many outputs, so the split stays well
+   * within the standard storage mass.
+   */
+  const splitParts = (amount: bigint): number => {
+    let parts = MAX_SPLIT_PARTS;
+    while (parts > 2 && amount / BigInt(parts) < storageSafeAmount(parts) * 2n) parts -= 1;
+    return parts;
+  };
+  const split = (wallet: Wallet, utxos: readonly SpendableUtxo[]): Submission[] => {
+    const largest = utxos.reduce<SpendableUtxo | undefined>(
+      (best, utxo) => (best === undefined || utxo.entry.amount > best.entry.amount ? utxo : best),
+      undefined,
+    );
+    if (!largest) throw new PlanSkipped('nothing_to_split');
+    const parts = splitParts(largest.entry.amount);
+    const share = largest.entry.amount / BigInt(parts);
+    if (share < storageSafeAmount(parts) * 2n) throw new PlanSkipped('too_small_to_split');
+    const payments = Array.from({ length: parts - 1 }, () => ({ to: wallet.address, amount: share }));
+    const built = wallet.buildTransaction({ inputs: [largest], payments });
+    pendingSplits.set(wallet, built.id);
+    return [submission(wallet, built)];
+  };
+  const splitting = (wallet: Wallet): boolean => {
+    const id = pendingSplits.get(wallet);
+    if (id === undefined) return false;
+    if (wallet.isPending(id)) return true;
+    pendingSplits.delete(wallet);
+    return false;
+  };
+  /** Chosen from the mix: the wallet with the fewest usable UTXOs splits its largest. */
+  const splitFewest = (): Submission[] => {
+    const [fewest] = wallets.wallets
+      .filter((wallet) => !splitting(wallet))
+      .map((wallet) => ({ wallet, utxos: usable(wallet) }))
+      .filter(({ utxos }) => utxos.length > 0)
+      .sort((a, b) => a.utxos.length - b.utxos.length);
+    if (!fewest) throw new PlanSkipped('nothing_to_split');
+    return split(fewest.wallet, fewest.utxos);
+  };
+  /** A wallet short of UTXOs that holds one large enough to split, if any. */
+  const shortWallet = (): { wallet: Wallet; utxos: SpendableUtxo[] } | undefined => {
+    for (const wallet of wallets.wallets) {
+      if (splitting(wallet)) continue;
+      const utxos = usable(wallet);
+      // With a single UTXO the split would leave the wallet nothing to spend until the chain confirms it.
+      if (utxos.length >= minUtxosPerWallet || utxos.length < 2) continue;
+      if (utxos.some((utxo) => splitParts(utxo.entry.amount) > 2)) return { wallet, utxos };
+    }
+    return undefined;
+  };
+
   const textPayload = (): Submission[] =>
     payment(new TextEncoder().encode(`${pick(TEXT_PAYLOADS)} #${sequence}`));
 
@@ -316,6 +386,7 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
     payment: () => payment(),
     fanOut,
     consolidation,
+    split: splitFewest,
     textPayload,
     binaryPayload,
     replacement,
@@ -331,9 +402,9 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
     return 'payment';
   };
 
-  const tryPlan = (kind: TrafficKind): Plan | null => {
+  const tryPlan = (kind: TrafficKind, build: () => Plan['steps'] = builders[kind]): Plan | null => {
     try {
-      return { kind, steps: builders[kind]() };
+      return { kind, steps: build() };
     } catch (error) {
       if (error instanceof PlanSkipped || error instanceof WalletError) {
         bump(counters.skippedByReason, `${kind}:${error instanceof WalletError ? error.code : error.reason}`);
@@ -348,6 +419,11 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
   /** Builds (and tracks) the next transactions, falling back to a plain payment. */
   const plan = (): Plan | null => {
     sequence += 1;
+    const short = shortWallet();
+    if (short) {
+      const splitPlan = tryPlan('split', () => split(short.wallet, short.utxos));
+      if (splitPlan) return splitPlan;
+    }
     const kind = chooseKind();
     return tryPlan(kind) ?? (kind === 'payment' ? null : tryPlan('payment'));
   };
