@@ -13,7 +13,7 @@
  *   - node-endpoints.ts  the node-style endpoints (POST /v1/rpc/*, GET /v1/rpc/*) and GET /v1/usage
  *   - indexed-format.ts     lib/db records → the spec's indexed view (transactions, address items, blocks)
  *   - indexed-endpoints.ts  the endpoints served from the index (/v1/transactions, address history, DAA-score range)
- * Nothing here reads process.env or holds module state; the composition root builds the ApiContext.
+ * Nothing here reads the environment or holds module state; the composition root builds the ApiContext.
  */
 export {
   costOf,

@@ -7,7 +7,7 @@
  *   - records.ts     the typed records written and read (hashes Uint8Array, u64 bigint)
  *   - writes.ts      the indexer's idempotent batched writes, virtual-chain (acceptance) changes and checkpoints
  *   - reads.ts       the API's reads: transactions by id, address history pages, blocks by DAA-score range
- * Configuration comes in as arguments; nothing here reads process.env.
+ * Configuration comes in as arguments; nothing here reads the environment.
  */
 export { openDb } from './connection';
 export type { Db, OpenDbOptions, Queryable, QueryResult } from './connection';
