@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { headerFromRpc } from '../../lib/devnet/rpc-block';
+import { headerFromRpc } from '../../lib/rpc/convert-block';
 import { deriveWalletPrivateKey } from '../../lib/devnet/wallet';
 import { payToPublicKeyScript, schnorrAddressFromPublicKey } from '../../lib/kaspa/address';
 import { bytesToHex, hexToBytes } from '../../lib/kaspa/bytes';

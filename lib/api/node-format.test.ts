@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { transactionToRpcOutput } from '../devnet/rpc-block';
-import { transactionToRpc } from '../devnet/rpc-transaction';
+import { transactionToRpcOutput } from '../rpc/convert-block';
+import { transactionToRpc } from '../rpc/convert-transaction';
 import type { Transaction } from '../kaspa/types';
 import { parseJson, stringifyJson } from '../rpc/json';
 import { U64_FIELD_NAMES } from '../rpc/protocol';

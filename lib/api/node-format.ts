@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { bytesToHex } from '../kaspa/bytes';
-import { scriptPublicKeyFromRpc } from '../devnet/rpc-transaction';
+import { scriptPublicKeyFromRpc } from '../rpc/convert-transaction';
 import type {
   GetBlockDagInfoResponse,
   RpcBlock,

@@ -18,7 +18,7 @@ import { stringifyJson } from '../rpc/json';
 import { isJsonObject, parseWireMessage } from '../rpc/protocol';
 import type { RpcRawBlockInputForm } from '../rpc/types';
 import type { Block } from './genesis';
-import { blockFromRpc, blockToRpcSubmission } from './rpc-block';
+import { blockFromRpc, blockToRpcSubmission } from '../rpc/convert-block';
 
 export const BLOCK_LOG_FORMAT = 1;
 const GENESIS_FILE = 'genesis.json';

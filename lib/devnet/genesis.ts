@@ -18,12 +18,9 @@ import { headerHash } from '../kaspa/header';
 import { hashMerkleRoot } from '../kaspa/merkle';
 import { EMPTY_MUHASH } from '../kaspa/muhash';
 import { targetToCompact } from '../kaspa/pow';
-import { SUBNETWORK_ID_COINBASE, type Hash, type Header, type Transaction } from '../kaspa/types';
+import { SUBNETWORK_ID_COINBASE, type Block, type Hash, type Header, type Transaction } from '../kaspa/types';
 
-export interface Block {
-  header: Header;
-  transactions: Transaction[];
-}
+export type { Block } from '../kaspa/types';
 
 /** Genesis headers are version 0; every other block of the Crescendo era is version 1. */
 export const GENESIS_HEADER_VERSION = 0;

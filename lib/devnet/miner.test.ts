@@ -33,8 +33,8 @@ import {
   type SwarmStats,
   type TimerHandle,
 } from './miner';
-import { blockFromRpc, blockToRpcRaw } from './rpc-block';
-import type { RpcCaller } from './rpc-transaction';
+import { blockFromRpc, blockToRpcRaw } from '../rpc/convert-block';
+import type { RpcCaller } from '../rpc/convert-transaction';
 
 const START = 1_750_000_000_000;
 

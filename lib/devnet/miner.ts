@@ -35,8 +35,8 @@ import { PowState, type PowMatrixCache } from '../kaspa/pow';
 import type { Hash } from '../kaspa/types';
 import type { RpcAddress, RpcRawBlock, SubmitBlockRejectReason } from '../rpc/types';
 import { bitsForExpectedHashesPerBlock, type Block } from './genesis';
-import { blockFromRpc, blockToRpcSubmission } from './rpc-block';
-import type { RpcCaller } from './rpc-transaction';
+import { blockFromRpc, blockToRpcSubmission } from '../rpc/convert-block';
+import type { RpcCaller } from '../rpc/convert-transaction';
 
 /**
  * Compact bits whose target takes `expectedHashesPerBlock` hashes on average: target = 2^256 / expected − 1, clamped

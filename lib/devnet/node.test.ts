@@ -9,9 +9,9 @@ import { headerHash } from '../kaspa/header';
 import { RpcRejectedError } from '../rpc/errors';
 import type { RpcNotifications } from '../rpc/types';
 import { createDevnetNode, type DevnetNode, type DevnetNodeOptions } from './node';
-import { blockFromRpc, blockToRpcSubmission } from './rpc-block';
+import { blockFromRpc, blockToRpcSubmission } from '../rpc/convert-block';
 import { createRpcHandlers } from './rpc-handlers';
-import { transactionToRpc } from './rpc-transaction';
+import { transactionToRpc } from '../rpc/convert-transaction';
 import { GENESIS_TIMESTAMP, idHex, solve, spend } from './test-support/devnet-harness';
 import { MINER_KEY, settle, startWireDevnet, TEST_COINBASE_MATURITY, wireKey, type WireDevnet } from './test-support/wire-devnet';
 

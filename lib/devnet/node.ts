@@ -49,7 +49,7 @@ import {
 import { CRESCENDO_PARAMS, type ConsensusParams } from './params';
 import { createRpcHandlers, DEVNET_NETWORK } from './rpc-handlers';
 import { acceptedTransactionIdsToRpc, blockInfoToRpc, utxoChangeToRpc } from './rpc-converter';
-import type { RpcCaller } from './rpc-transaction';
+import type { RpcCaller } from '../rpc/convert-transaction';
 import { wasmSecp256k1 } from './secp256k1-wasm';
 import { createTrafficGenerator, seededRandom } from './traffic';
 import { createTrafficThread, type TrafficRunner } from './traffic-thread';

@@ -20,8 +20,8 @@ import type {
 } from '../rpc/types';
 import type { AcceptedTransactionIds, BlockInfo, UtxoChange } from './consensus';
 import type { MempoolEntry } from './mempool';
-import { headerToRpc, scriptPublicKeyToRpcString, transactionToRpcOutput } from './rpc-block';
-import { outpointToRpc } from './rpc-transaction';
+import { headerToRpc, scriptPublicKeyToRpcString, transactionToRpcOutput } from '../rpc/convert-block';
+import { outpointToRpc } from '../rpc/convert-transaction';
 
 /** `ScriptClass` serializes with its Rust variant names. */
 const RPC_SCRIPT_CLASS: Readonly<Record<ScriptClass, RpcScriptClass>> = {

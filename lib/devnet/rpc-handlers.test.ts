@@ -11,8 +11,8 @@ import { RpcRejectedError } from '../rpc/errors';
 import type { RpcNotifications } from '../rpc/types';
 import type { Block, UtxoChange } from './consensus';
 import { MAX_COINBASE_PAYLOAD_LENGTH } from './rpc-handlers';
-import { blockToRpcSubmission } from './rpc-block';
-import { transactionToRpc } from './rpc-transaction';
+import { blockToRpcSubmission } from '../rpc/convert-block';
+import { transactionToRpc } from '../rpc/convert-transaction';
 import { idHex, spend } from './test-support/devnet-harness';
 import { MINER_KEY, settle, startWireDevnet, TEST_COINBASE_MATURITY, wireKey, type WireDevnet } from './test-support/wire-devnet';
 

@@ -23,14 +23,14 @@ import type { RpcNetworkType, RpcTransactionInputForm, SubmitBlockReport } from 
 import type { Block, Consensus } from './consensus';
 import type { FeerateEstimations } from './fee-estimator';
 import { MempoolQueryError, transactionQuery, type Mempool } from './mempool';
-import { blockFromRpc, blockToRpcRaw, transactionToRpcOutput } from './rpc-block';
+import { blockFromRpc, blockToRpcRaw, transactionToRpcOutput } from '../rpc/convert-block';
 import {
   acceptedTransactionIdsToRpc,
   blockInfoToRpc,
   mempoolEntryToRpc,
   utxoChangeToRpc,
 } from './rpc-converter';
-import { transactionFromRpc } from './rpc-transaction';
+import { transactionFromRpc } from '../rpc/convert-transaction';
 import { RequestDeserializationError, type WrpcHandlers } from './wrpc-server';
 
 export interface RpcNetwork {

@@ -8,7 +8,7 @@ import { RpcError } from '../rpc/errors';
 import { stringifyJson } from '../rpc/json';
 import { parseWireMessage } from '../rpc/protocol';
 import type { RpcMethodName, RpcRequest } from '../rpc/types';
-import type { RpcCaller } from './rpc-transaction';
+import type { RpcCaller } from '../rpc/convert-transaction';
 import type { TrafficStats } from './traffic';
 
 export interface TrafficWorkerData {

@@ -10,7 +10,7 @@ import { RpcRejectedError } from '../rpc/errors';
 import { stringifyJson } from '../rpc/json';
 import { parseWireMessage } from '../rpc/protocol';
 import type { RpcMethodName, RpcRequest, RpcResponse } from '../rpc/types';
-import type { RpcCaller } from './rpc-transaction';
+import type { RpcCaller } from '../rpc/convert-transaction';
 import { wasmSecp256k1 } from './secp256k1-wasm';
 import { createTrafficGenerator, seededRandom } from './traffic';
 import type { MainToWorker, TrafficWorkerData, WorkerToMain } from './traffic-thread';

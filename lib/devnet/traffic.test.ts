@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bytesToHex } from '../kaspa/bytes';
 import { RpcRejectedError } from '../rpc/errors';
 import type { RpcMethodName, RpcRequest, RpcResponse } from '../rpc/types';
-import type { RpcCaller } from './rpc-transaction';
+import type { RpcCaller } from '../rpc/convert-transaction';
 import { wasmSecp256k1 } from './secp256k1-wasm';
 import { FakeRpcNode } from './test-support/fake-rpc-node';
 import {

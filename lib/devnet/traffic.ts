@@ -16,7 +16,7 @@
  */
 import { bytesToHex } from '../kaspa/bytes';
 import { RpcError } from '../rpc/errors';
-import { transactionToRpc, type RpcCaller } from './rpc-transaction';
+import { transactionToRpc, type RpcCaller } from '../rpc/convert-transaction';
 import { storageSafeAmount, WalletError, type BuiltTransaction, type Payment, type SpendableUtxo, type Wallet, type WalletSet } from './wallet';
 
 export const TRAFFIC_KINDS = [

@@ -45,7 +45,7 @@ import {
   type MempoolConfig,
 } from './mempool-policy';
 import { CRESCENDO_PARAMS } from './params';
-import { outpointFromRpc, utxoEntryFromRpc, type RpcCaller } from './rpc-transaction';
+import { outpointFromRpc, utxoEntryFromRpc, type RpcCaller } from '../rpc/convert-transaction';
 
 /** 1000 DAA at 10 BPS. */
 export const COINBASE_MATURITY = BigInt(CRESCENDO_PARAMS.coinbaseMaturity);

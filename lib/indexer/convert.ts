@@ -4,8 +4,8 @@ import { hexToBytes } from '../kaspa/bytes';
 import { transactionHash, transactionId } from '../kaspa/transaction';
 import type { Hash, Transaction } from '../kaspa/types';
 import type { RpcBlock, RpcNetworkId, RpcTransaction } from '../rpc';
-import { headerFromRpc } from '../devnet/rpc-block';
-import { transactionFromRpc } from '../devnet/rpc-transaction';
+import { headerFromRpc } from '../rpc/convert-block';
+import { transactionFromRpc } from '../rpc/convert-transaction';
 
 /** A node block turned into the records lib/db stores; inputs' spent outputs are still unresolved (null). */
 export interface ConvertedBlock {

@@ -10,7 +10,7 @@ import {
   type Queryable,
 } from '../db';
 import { testBackends, type TestDatabase } from '../db/test-support/test-databases';
-import { transactionToRpc } from '../devnet/rpc-transaction';
+import { transactionToRpc } from '../rpc/convert-transaction';
 import { idHex, spend } from '../devnet/test-support/devnet-harness';
 import { MINER_KEY, TEST_COINBASE_MATURITY, startWireDevnet, wireKey, type WireDevnet } from '../devnet/test-support/wire-devnet';
 import { bytesToHex, hexToBytes } from '../kaspa/bytes';

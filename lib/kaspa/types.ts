@@ -66,6 +66,12 @@ export interface Header {
   pruningPoint: Hash;
 }
 
+/** A block as consensus sees it: the header and its transactions, coinbase first. */
+export interface Block {
+  header: Header;
+  transactions: Transaction[];
+}
+
 export interface UtxoEntry {
   amount: bigint;
   scriptPublicKey: ScriptPublicKey;

@@ -16,7 +16,7 @@ import { stringifyJson } from '../../rpc/json';
 import { parseWireMessage } from '../../rpc/protocol';
 import { requestSchemas } from '../../rpc/request-schemas';
 import type { RpcMethodName, RpcRequest, RpcResponse, RpcUtxosByAddressesEntry } from '../../rpc/types';
-import { transactionFromRpc, transactionToRpc, type RpcCaller } from '../rpc-transaction';
+import { transactionFromRpc, transactionToRpc, type RpcCaller } from '../../rpc/convert-transaction';
 import { MAXIMUM_STANDARD_TRANSACTION_MASS } from '../mempool-policy';
 import { COINBASE_MATURITY, outpointKey, type WalletSet } from '../wallet';
 

@@ -12,7 +12,7 @@ import { schnorrPublicKey } from '../../kaspa/signing';
 import { createRpcClient, type RpcClient } from '../../rpc/client';
 import type { Block } from '../consensus';
 import { createDevnetNode, type DevnetNode, type DevnetNodeOptions } from '../node';
-import { blockFromRpc, blockToRpcSubmission } from '../rpc-block';
+import { blockFromRpc, blockToRpcSubmission } from '../../rpc/convert-block';
 import { GENESIS_TIMESTAMP, solve, testKey, type TestKey } from './devnet-harness';
 
 export interface WireKey extends TestKey {

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { bytesToHex } from '../kaspa/bytes';
 import { transactionHash, transactionId } from '../kaspa/transaction';
 import type { Transaction } from '../kaspa/types';
-import { stringifyJson } from '../rpc/json';
-import { parseWireMessage } from '../rpc/protocol';
-import { requestSchemas } from '../rpc/request-schemas';
-import type { RpcUtxoEntry } from '../rpc/types';
-import { scriptPublicKeyFromRpc, transactionFromRpc, transactionToRpc, utxoEntryFromRpc } from './rpc-transaction';
+import { stringifyJson } from './json';
+import { parseWireMessage } from './protocol';
+import { requestSchemas } from './request-schemas';
+import type { RpcUtxoEntry } from './types';
+import { scriptPublicKeyFromRpc, transactionFromRpc, transactionToRpc, utxoEntryFromRpc } from './convert-transaction';
 
 const U64_MAX = (1n << 64n) - 1n;
 const bytes = (min: number, max: number) => fc.uint8Array({ minLength: min, maxLength: max });

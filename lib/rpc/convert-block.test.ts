@@ -6,10 +6,10 @@ import { GOREF_DEVNET_BLOCKS } from '../kaspa/test-support/goref-blocks';
 import { headerFromVector, type HeaderVector } from '../kaspa/test-support/headers';
 import { readVectors, transactionFromVector } from '../kaspa/test-support/vectors';
 import type { Header, Transaction, TransactionInput, TransactionOutput } from '../kaspa/types';
-import { parseJson, stringifyJson } from '../rpc/json';
-import { U64_FIELD_NAMES } from '../rpc/protocol';
-import type { RpcBlock, RpcHeader, RpcRawBlock, RpcRawBlockInputForm, RpcRawHeader } from '../rpc/types';
-import type { Block } from './genesis';
+import { parseJson, stringifyJson } from './json';
+import { U64_FIELD_NAMES } from './protocol';
+import type { RpcBlock, RpcHeader, RpcRawBlock, RpcRawBlockInputForm, RpcRawHeader } from './types';
+import type { Block } from '../kaspa/types';
 import {
   blockFromRpc,
   blockToRpc,
@@ -22,8 +22,8 @@ import {
   headerToRpcRaw,
   scriptPublicKeyToRpcString,
   transactionToRpcOutput,
-} from './rpc-block';
-import { transactionFromRpc } from './rpc-transaction';
+} from './convert-block';
+import { transactionFromRpc } from './convert-transaction';
 
 /** Sends a value through the wire codec the way the client and server see it. */
 function overWire<T>(value: T): T {

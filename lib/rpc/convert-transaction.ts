@@ -15,7 +15,7 @@ import type {
   RpcTransactionInputForm,
   RpcTransactionOutpoint,
   RpcUtxoEntry,
-} from '../rpc/types';
+} from './types';
 
 /** The one RPC entry point the wallets and the traffic generator need, in-process or over a socket. */
 export interface RpcCaller {

@@ -21,9 +21,9 @@ import type {
   RpcTransaction,
   RpcTransactionInputForm,
   RpcTransactionVerboseData,
-} from '../rpc/types';
-import type { Block } from './genesis';
-import { outpointToRpc, transactionFromRpc, transactionToRpc, u64FromRpc } from './rpc-transaction';
+} from './types';
+import type { Block } from '../kaspa/types';
+import { outpointToRpc, transactionFromRpc, transactionToRpc, u64FromRpc } from './convert-transaction';
 
 const BLUE_WORK_HEX_DIGITS = 48;
 const BLUE_WORK_PATTERN = /^[0-9a-fA-F]{0,48}$/;
