@@ -84,6 +84,17 @@ export interface EndpointDefinition<
   handler(input: HandlerInput<C, Output<PS>, Output<QS>, Output<BS>>): Promise<EndpointResult>;
 }
 
+/** Types endpoint definitions against one context without repeating the generic parameters at each definition. */
+export function endpointsFor<C extends ApiContext>() {
+  return <
+    PS extends z.ZodType | undefined = undefined,
+    QS extends z.ZodObject | undefined = undefined,
+    BS extends z.ZodType | undefined = undefined,
+  >(
+    definition: EndpointDefinition<C, PS, QS, BS>,
+  ): EndpointDefinition<C, PS, QS, BS> => definition;
+}
+
 export const EXPOSED_HEADERS = [
   'x-request-id',
   'x-request-cost-ru',

@@ -31,7 +31,7 @@ import { DEFAULT_CHECKPOINT_NAME } from '../indexer';
 import { decodeAddress, encodeAddress } from '../kaspa/address';
 import { hexToBytes } from '../kaspa/bytes';
 import type { RpcClient } from '../rpc';
-import type { CachePolicy, EndpointDefinition, EndpointResult } from './endpoint';
+import { endpointsFor, type CachePolicy, type EndpointResult } from './endpoint';
 import { ApiError, fromZodError } from './errors';
 import { addressTransactionView, blockView, transactionView } from './indexed-format';
 import type { NodeApiContext } from './node-endpoints';
@@ -94,13 +94,7 @@ export function createIndexedReads(options: IndexedReadsOptions): IndexedReads {
   };
 }
 
-function indexedEndpoint<
-  PS extends z.ZodType | undefined = undefined,
-  QS extends z.ZodObject | undefined = undefined,
-  BS extends z.ZodType | undefined = undefined,
->(definition: EndpointDefinition<IndexedApiContext, PS, QS, BS>) {
-  return definition;
-}
+const indexedEndpoint = endpointsFor<IndexedApiContext>();
 
 const transactionId = hexString(32, 'a transaction id');
 const optionalFlag = queryBoolean.optional().transform((value) => value ?? false);

@@ -11,8 +11,7 @@ import { z } from 'zod';
 import type { AddressPrefix } from '../kaspa/address';
 import { RpcRejectedError } from '../rpc/errors';
 import type { RpcClient } from '../rpc';
-import type { ApiContext, EndpointDefinition } from './endpoint';
-import { SUBMIT_BLOCK_BODY_LIMIT } from './endpoint';
+import { endpointsFor, SUBMIT_BLOCK_BODY_LIMIT, type ApiContext } from './endpoint';
 import { ApiError, fromZodError } from './errors';
 import {
   blockToNode,
@@ -45,13 +44,7 @@ const hash = hexString(32, 'a 32-byte hash');
 const flag = z.boolean().optional().default(false);
 const addressList = boundedList(z.string(), MAX_ADDRESSES_PER_CALL, 'addresses').min(1, 'at least one address');
 
-function nodeEndpoint<
-  PS extends z.ZodType | undefined = undefined,
-  QS extends z.ZodObject | undefined = undefined,
-  BS extends z.ZodType | undefined = undefined,
->(definition: EndpointDefinition<NodeApiContext, PS, QS, BS>) {
-  return definition;
-}
+const nodeEndpoint = endpointsFor<NodeApiContext>();
 
 /** Addresses are checked against the node's network, which is known only once the node has answered. */
 async function checkAddresses(context: NodeApiContext, addresses: string | readonly string[], path: string) {
