@@ -1,17 +1,40 @@
-import type { Metadata } from 'next';
+import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
+import { Providers } from '@/components/providers';
+import { SiteHeader } from '@/components/site-header';
+import { THEME_BOOT_SCRIPT } from '@/components/theme-toggle';
 import './globals.css';
 
 export const metadata: Metadata = {
   title: { default: 'dagboard', template: '%s · dagboard' },
   description: 'A self-hostable Kaspa block explorer and metered chain-data API.',
+  openGraph: { siteName: 'dagboard', type: 'website' },
+  twitter: { card: 'summary' },
+};
+
+export const viewport: Viewport = {
+  width: 'device-width',
+  initialScale: 1,
+  themeColor: [
+    { media: '(prefers-color-scheme: light)', color: '#ffffff' },
+    { media: '(prefers-color-scheme: dark)', color: '#020617' },
+  ],
 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
-      <body className="min-h-screen bg-white text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
-        {children}
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
+      </head>
+      <body className="min-h-screen bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:bg-white focus:p-2 dark:focus:bg-slate-900">
+          Skip to content
+        </a>
+        <Providers>
+          <SiteHeader />
+          <div id="main">{children}</div>
+        </Providers>
       </body>
     </html>
   );

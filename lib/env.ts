@@ -44,6 +44,7 @@ export const envSchema = z.object({
     .refine((value) => value === undefined || /^[\x21-\x7e]{1,256}$/.test(value), {
       message: 'must be 1 to 256 visible ASCII characters',
     }),
+  EXPLORER_RU_PER_SECOND_PER_IP: z.coerce.number().positive().max(1_000_000).default(50),
   INDEXER_MODE: z.enum(['embedded', 'off']).default('embedded'),
   HEALTH_MAX_LAG_SECONDS: z.coerce.number().positive().default(30),
   DEVNET_BLOCKS_PER_SECOND: z.coerce.number().positive().max(50).default(10),

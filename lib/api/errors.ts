@@ -239,6 +239,16 @@ export class ApiError extends Error {
     });
   }
 
+  static clientRateLimited(retryAfterSeconds: number, ruPerSecond: string): ApiError {
+    return new ApiError({
+      status: 429,
+      code: 'rate_limited',
+      title: 'Rate limit exceeded',
+      detail: `the explorer serves each client ${ruPerSecond} RU per second; retry after ${retryAfterSeconds} s`,
+      headers: { 'retry-after': String(retryAfterSeconds) },
+    });
+  }
+
   static allowanceExhausted(ruPerMonth: string, resetsAt: Date): ApiError {
     return new ApiError({
       status: 402,

@@ -1,0 +1,28 @@
+import { pages } from '@/lib/web/urls';
+
+/** A plain GET form to /search, so search works before (and without) JavaScript. */
+export function SearchBox() {
+  return (
+    <form action={pages.search()} method="get" role="search" className="flex min-w-0 flex-1">
+      <label htmlFor="site-search" className="sr-only">
+        Search by transaction id, block hash, address, DAA score or token ticker
+      </label>
+      <input
+        id="site-search"
+        name="q"
+        type="search"
+        required
+        autoComplete="off"
+        spellCheck={false}
+        placeholder="Transaction, block, address, DAA score or ticker"
+        className="w-full min-w-0 rounded-l-md border border-slate-300 bg-white px-3 py-1.5 text-sm placeholder:text-slate-500 focus:outline-none focus:ring-2 focus:ring-teal-500 dark:border-slate-700 dark:bg-slate-900 dark:placeholder:text-slate-400"
+      />
+      <button
+        type="submit"
+        className="rounded-r-md border border-l-0 border-slate-300 bg-teal-700 px-3 text-sm font-medium text-white hover:bg-teal-800 dark:border-slate-700"
+      >
+        Search
+      </button>
+    </form>
+  );
+}
