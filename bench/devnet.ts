@@ -8,8 +8,11 @@
  * so the wallets hold mature coinbase outputs before the window opens even when blocks come slower than --bps),
  * --maturity 100 (coinbase maturity in DAA units, passed as the node's `params` override; Crescendo's is 1000, which
  * at 10 blocks/s would need a warm-up of well over 100 s), --seed bench, --partition-every (seconds between one miner
- * partition's end and the next one's start, each lasting 20–30 s and until k + 25 blocks went by; default: the
- * node's, every 2–5 minutes).
+ * partition's end and the next one's start, each lasting 15–25 s and until k + 25 blocks went by; default: the
+ * node's, every 30–90 s).
+ *
+ * DAG shape in the window: chain reorganisations (virtual-chain changes removing chain blocks) and red blocks per
+ * minute, and the mean mergeset size (selected parent included) of the blocks added.
  *
  * CPU: process.cpuUsage covers every thread of the process (main, traffic worker, V8 and libuv helpers); the
  * per-thread figures come from /proc/self/task (Linux only) and are omitted elsewhere. Percentages are of one core.
@@ -134,9 +137,13 @@ await sleep(warmupSeconds * 1000);
 const maturedAt = BigInt(coinbaseMaturity + 100);
 while (node.stats().virtualDaaScore < maturedAt) await sleep(500);
 
-const dag = { reds: 0, reorganisations: 0, deepestReorganisation: 0 };
+const dag = { reds: 0, reorganisations: 0, deepestReorganisation: 0, mergesetBlocks: 0, mergesetTotal: 0 };
 const stopCountingReds = node.consensus.events.on('blockAdded', ({ hash }) => {
-  dag.reds += node.consensus.getBlock(hash)?.ghostdag.mergesetReds.length ?? 0;
+  const ghostdag = node.consensus.getBlock(hash)?.ghostdag;
+  if (ghostdag === undefined) return;
+  dag.reds += ghostdag.mergesetReds.length;
+  dag.mergesetBlocks++;
+  dag.mergesetTotal += ghostdag.mergesetBlues.length + ghostdag.mergesetReds.length;
 });
 const stopCountingReorganisations = node.consensus.events.on('virtualChainChanged', ({ removedChainBlockHashes }) => {
   if (removedChainBlockHashes.length === 0) return;
@@ -169,9 +176,12 @@ const cpuCores = (cpu.user + cpu.system) / 1e6 / elapsedSeconds;
 
 console.log(`window: ${elapsedSeconds.toFixed(1)} s, DAA score ${before.virtualDaaScore} → ${after.virtualDaaScore}`);
 console.log(`blocks: ${blocksRate.toFixed(2)} blocks/s (${after.blocksAdded - before.blocksAdded} added)`);
+const perMinute = (count: number) => ((count * 60) / elapsedSeconds).toFixed(1);
 console.log(
-  `DAG: ${dag.reds} red blocks merged, ${dag.reorganisations} chain reorganisations (deepest: ${dag.deepestReorganisation} ` +
-    `chain blocks removed), ${(swarmAfter?.partitions ?? 0) - (swarmBefore?.partitions ?? 0)} miner partitions began`,
+  `DAG: ${perMinute(dag.reorganisations)} chain reorganisations/min (${dag.reorganisations}, deepest: ${dag.deepestReorganisation} ` +
+    `chain blocks removed), ${perMinute(dag.reds)} red blocks/min (${dag.reds}), mean mergeset size ` +
+    `${dag.mergesetBlocks > 0 ? (dag.mergesetTotal / dag.mergesetBlocks).toFixed(2) : '-'} blocks, ` +
+    `${(swarmAfter?.partitions ?? 0) - (swarmBefore?.partitions ?? 0)} miner partitions began`,
 );
 console.log(`transactions accepted by the selected chain: ${txRate.toFixed(1)} tx/s (${acceptedInWindow} distinct)`);
 console.log(`mempool: ${before.mempoolSize} → ${after.mempoolSize} transactions`);

@@ -18,6 +18,7 @@ import type { Secp256k1Backend } from '../kaspa/signing';
 import {
   SUBNETWORK_ID_COINBASE,
   type Hash,
+  type Outpoint,
   type ScriptPublicKey,
   type Transaction,
   type TransactionOutput,
@@ -26,7 +27,7 @@ import {
 import type { BlockId, GhostdagData } from './ghostdag';
 import { TX_VERSION } from './transaction-validator';
 import { validateTransactionInUtxoContext, type ScriptVerificationCache } from './tx-validation';
-import { outpointKey, UtxoDiff, type UtxoView } from './utxo-diff';
+import { outpointKey, UtxoDiff, type OutpointKey, type UtxoView } from './utxo-diff';
 
 export interface MergesetBlockAcceptance {
   blockHash: BlockId;
@@ -65,6 +66,65 @@ export interface AcceptanceInput {
   coinbaseMaturity: bigint;
   scriptCache: ScriptVerificationCache;
   secp256k1?: Secp256k1Backend;
+  /** Shared across acceptances, so re-accepting the same outputs and spends skips hashing their MuHash elements. */
+  multisetCache?: MultisetElementCache;
+}
+
+/**
+ * MuHash contributions of single UTXO entries, adding or removing, keyed by outpoint and the entry's DAA score (an
+ * outpoint's amount, script and coinbase flag are fixed by the transaction id; only the accepting DAA score varies
+ * between chains). An element costs a keyed BLAKE2b, a ChaCha20 expansion and a 3072-bit parse; combining a cached one
+ * costs one modular multiplication. The same transactions are accepted many times over (by the virtual after every
+ * block, by each parallel block merging them, again after a reorganisation), so most elements come from here.
+ */
+export class MultisetElementCache {
+  private readonly elements = new Map<string, MuHash>();
+
+  constructor(private readonly capacity = 50_000) {}
+
+  private element(key: string, build: () => MuHash): MuHash {
+    let element = this.elements.get(key);
+    if (element === undefined) {
+      if (this.elements.size >= this.capacity) this.elements.delete(this.elements.keys().next().value!);
+      element = build();
+      this.elements.set(key, element);
+    }
+    return element;
+  }
+
+  added(key: OutpointKey, outpoint: Outpoint, entry: UtxoEntry): MuHash {
+    return this.element(`+${key}@${entry.blockDaaScore}`, () => new MuHash().addUtxo(outpoint, entry));
+  }
+
+  removed(key: OutpointKey, outpoint: Outpoint, entry: UtxoEntry): MuHash {
+    return this.element(`-${key}@${entry.blockDaaScore}`, () => new MuHash().removeUtxo(outpoint, entry));
+  }
+}
+
+/** `MuHash.addTransaction` with the transaction id already known and elements taken from `cache` when given. */
+function addTransactionToMultiset(
+  multiset: MuHash,
+  tx: Transaction,
+  id: Hash,
+  spent: readonly UtxoEntry[],
+  daaScore: bigint,
+  coinbase: boolean,
+  cache: MultisetElementCache | undefined,
+): void {
+  if (cache === undefined) {
+    multiset.addTransaction(tx, spent, daaScore);
+    return;
+  }
+  tx.inputs.forEach((input, index) =>
+    multiset.combine(cache.removed(outpointKey(input.previousOutpoint), input.previousOutpoint, spent[index]!)),
+  );
+  tx.outputs.forEach((output, index) => {
+    const outpoint = { transactionId: id, index };
+    multiset.combine(cache.added(outpointKey(outpoint), outpoint, {
+      ...outputEntry(output, daaScore, coinbase),
+      covenantId: output.covenant?.covenantId ?? null,
+    }));
+  });
 }
 
 function outputEntry(output: TransactionOutput, daaScore: bigint, coinbase: boolean): UtxoEntry {
@@ -87,7 +147,7 @@ export function calculateAcceptance(input: AcceptanceInput): AcceptanceState {
   const selectedParentCoinbase = input.transactionsOf(selectedParent)[0]!;
   const coinbaseId = input.transactionIdsOf(selectedParent)[0]!;
   acceptIntoDiff(diff, selectedParentCoinbase, coinbaseId, [], povDaaScore, true);
-  multiset.addTransaction(selectedParentCoinbase, [], povDaaScore);
+  addTransactionToMultiset(multiset, selectedParentCoinbase, coinbaseId, [], povDaaScore, true, input.multisetCache);
   const acceptedTransactionIds: Hash[] = [coinbaseId];
   const mergesetAcceptance: MergesetBlockAcceptance[] = [];
   const rewards = new Map<BlockId, BlockRewardData>();
@@ -113,7 +173,7 @@ export function calculateAcceptance(input: AcceptanceInput): AcceptanceState {
     // Transactions of one block are independent (no chained spends, no double spends), so they are applied together.
     for (const { tx, id, entries } of accepted) {
       acceptIntoDiff(diff, tx, id, entries, povDaaScore, false);
-      multiset.addTransaction(tx, entries, povDaaScore);
+      addTransactionToMultiset(multiset, tx, id, entries, povDaaScore, false, input.multisetCache);
       acceptedTransactionIds.push(id);
     }
     const acceptedIds = accepted.map(({ id }) => id);

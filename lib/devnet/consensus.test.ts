@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bytesToHex } from '../kaspa/bytes';
+import { bytesToHex, hexToBytes } from '../kaspa/bytes';
+import { MuHash } from '../kaspa/muhash';
 import { blockSubsidy, DEVNET_SUBSIDY_PARAMS } from '../kaspa/subsidy';
 import { PowState } from '../kaspa/pow';
 import { transactionId } from '../kaspa/transaction';
@@ -57,6 +58,13 @@ function trackUtxos(consensus: Consensus): Map<string, UtxoChange> {
 
 function expectIndexesConsistent(consensus: Consensus): void {
   const set = consensus.utxoSetSnapshot();
+  // The commitment is kept incrementally (with cached elements); it must equal the MuHash of the whole set.
+  const fromScratch = new MuHash();
+  for (const [key, entry] of set) {
+    const [id, index] = key.split(':');
+    fromScratch.addUtxo({ transactionId: hexToBytes(id!), index: Number(index) }, entry);
+  }
+  expect(bytesToHex(consensus.virtualUtxoCommitment())).toBe(bytesToHex(fromScratch.finalize()));
   let total = 0n;
   for (const entry of set.values()) total += entry.amount;
   expect(consensus.coinSupply().circulatingSompi).toBe(total);
@@ -149,6 +157,32 @@ describe('consensus: chain growth', () => {
       [idHex(included.transactions[0]!), idHex(tx)],
     ]);
     expectIndexesConsistent(net.consensus);
+  });
+});
+
+describe('consensus: template modification', () => {
+  it('swaps only the coinbase and merkle root for other miner data, as a fresh template would have them', () => {
+    const net = createTestDevnet({ coinbaseMaturity: 10 });
+    while (matureUtxosOf(net).length === 0) net.mine();
+    const tx = spend(matureUtxosOf(net)[0]!, MINER, RECIPIENT.scriptPublicKey);
+    const extraData = Uint8Array.of(1, 2, 3);
+    const shared = net.consensus.buildBlockTemplate({ payScriptPublicKey: MINER.scriptPublicKey, transactions: [tx] });
+    expect(net.consensus.isTemplateCurrent(shared)).toBe(true);
+
+    net.advance(40);
+    const modified = net.consensus.modifyBlockTemplate(shared, { payScriptPublicKey: OTHER.scriptPublicKey, extraData });
+    const fresh = net.consensus.buildBlockTemplate({ payScriptPublicKey: OTHER.scriptPublicKey, extraData, transactions: [tx] });
+    expect(modified.block).toEqual(fresh.block);
+    expect(modified.block.transactions.slice(1)).toEqual(shared.block.transactions.slice(1));
+    expect(modified.block.header.hashMerkleRoot).not.toEqual(shared.block.header.hashMerkleRoot);
+    expect(modified.block.header.timestamp).toBe(shared.block.header.timestamp + 40n);
+    expect(net.submit(solve(modified.block))).toEqual({ type: 'success' });
+
+    expect(net.consensus.isTemplateCurrent(shared)).toBe(false);
+    expect(net.consensus.isTemplateCurrent(modified)).toBe(false);
+    expect(() => net.consensus.modifyBlockTemplate(fresh.block as never, { payScriptPublicKey: OTHER.scriptPublicKey })).toThrow(
+      /not a template/,
+    );
   });
 });
 

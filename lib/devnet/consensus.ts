@@ -20,8 +20,9 @@
  * genesis until a pruning sample (one per finality depth, 432,000 blue score) is pruning-depth (1,080,000) deep, i.e.
  * for the first 1,512,000 blue score (42 hours at 10 BPS), exactly as on a young kaspad network; the devnet never
  * deletes data. Merge depth (bounded merge) and finality are enforced as in block_depth.rs.
- * Deferred: script execution beyond the standard P2PK / P2PK-ECDSA / P2SH(P2PK) spends (other spends fail), pruned-data
- * handling, and retention limits for per-block UTXO diffs (memory grows with the chain).
+ * Scripts: P2PK, P2PK-ECDSA and P2SH spends run (P2SH redeem scripts other than P2PK on lib/kaspa/script-engine.ts,
+ * which covers the Kasplex envelope); a spend needing an opcode the engine lacks fails.
+ * Deferred: pruned-data handling, and retention limits for per-block UTXO diffs (memory grows with the chain).
  */
 import { bytesToHex, hexToBytes, compareBytes } from '../kaspa/bytes';
 import { decodeCoinbasePayload, CoinbasePayloadError } from '../kaspa/coinbase';
@@ -38,7 +39,9 @@ import type { Hash, Header, Outpoint, ScriptPublicKey, Transaction, UtxoEntry } 
 import {
   calculateAcceptance,
   expectedCoinbaseTransaction,
+  MultisetElementCache,
   type AcceptanceState,
+  type ExpectedCoinbaseInput,
   type MergesetBlockAcceptance,
 } from './acceptance';
 import { DifficultyManager, type DaaStore } from './difficulty';
@@ -228,6 +231,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
   private readonly records = new Map<BlockId, BlockRecord>();
   private readonly invalid = new Set<BlockId>();
   private readonly scriptCache = new ScriptVerificationCache();
+  private readonly multisetCache = new MultisetElementCache();
   private readonly secp256k1: Secp256k1Backend | undefined;
   private readonly powMatrixCache: PowMatrixCache | undefined;
   /**
@@ -235,6 +239,11 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
    * miner's template until they are mined, and never modifies one in place (a change makes a new object).
    */
   private readonly templateDigests = new WeakMap<Transaction, { id: Hash; hash: Hash }>();
+  /** What modifyBlockTemplate needs of each template handed out. */
+  private readonly templateBases = new WeakMap<
+    BlockTemplate,
+    { state: VirtualState; coinbaseBasis: Omit<ExpectedCoinbaseInput, 'minerScriptPublicKey' | 'extraData'>; selectedHashes: Hash[] }
+  >();
   private readonly tips = new Set<BlockId>();
   private readonly reachability: Reachability;
   private readonly ghostdagManager: GhostdagManager;
@@ -741,6 +750,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       coinbaseMaturity: BigInt(this.params.coinbaseMaturity),
       scriptCache: this.scriptCache,
       secp256k1: this.secp256k1,
+      multisetCache: this.multisetCache,
     });
   }
 
@@ -1033,17 +1043,19 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       selectedHashes.push(hash);
     }
 
-    const coinbase = expectedCoinbaseTransaction({
+    const coinbaseBasis = {
       ghostdag: state.ghostdag,
       daaScore: state.daaScore,
       subsidy: blockSubsidy(state.daaScore, this.subsidyParams),
       rewards: state.acceptance.rewards,
       mergesetNonDaa: state.mergesetNonDaa,
+    };
+    const coinbase = expectedCoinbaseTransaction({
+      ...coinbaseBasis,
       minerScriptPublicKey: request.payScriptPublicKey,
       extraData: request.extraData ?? new Uint8Array(0),
     });
     const transactions = [coinbase, ...selected];
-    const now = BigInt(this.clock());
     const header: Header = {
       version: BLOCK_VERSION,
       parentsByLevel: calcBlockParents(this, this.genesisId, this.maxBlockLevel, this.pruningPointId, state.parents).map((level) =>
@@ -1052,7 +1064,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       hashMerkleRoot: merkleRoot([transactionHash(coinbase), ...selectedHashes]),
       acceptedIdMerkleRoot: state.acceptance.acceptedIdMerkleRoot,
       utxoCommitment: state.utxoCommitment,
-      timestamp: state.pastMedianTime + 1n > now ? state.pastMedianTime + 1n : now,
+      timestamp: this.templateTimestamp(state.pastMedianTime + 1n),
       bits: state.bits,
       nonce: 0n,
       daaScore: state.daaScore,
@@ -1060,7 +1072,49 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       blueWork: state.ghostdag.blueWork,
       pruningPoint: this.record(state.pruningPoint).hash,
     };
-    return { block: { header, transactions }, rejectedTransactions };
+    const template = { block: { header, transactions }, rejectedTransactions };
+    this.templateBases.set(template, { state, coinbaseBasis, selectedHashes });
+    return template;
+  }
+
+  /** The later of `earliest` and now. */
+  private templateTimestamp(earliest: bigint): bigint {
+    const now = BigInt(this.clock());
+    return earliest > now ? earliest : now;
+  }
+
+  /** Whether `template` (from buildBlockTemplate on the virtual) still builds on the current virtual state. */
+  isTemplateCurrent(template: BlockTemplate): boolean {
+    return this.templateBases.get(template)?.state === this.virtual;
+  }
+
+  /**
+   * mining/src/block_template/builder.rs `modify_block_template`: the same template for other miner data, with only
+   * the coinbase (and so the hash merkle root) replaced and the timestamp moved up to now. Equal to what
+   * buildBlockTemplate would give for that miner data on the same state and transactions.
+   */
+  modifyBlockTemplate(template: BlockTemplate, miner: { payScriptPublicKey: ScriptPublicKey; extraData?: Uint8Array }): BlockTemplate {
+    const basis = this.templateBases.get(template);
+    if (basis === undefined) throw new Error('not a template built by this consensus');
+    const coinbase = expectedCoinbaseTransaction({
+      ...basis.coinbaseBasis,
+      minerScriptPublicKey: miner.payScriptPublicKey,
+      extraData: miner.extraData ?? new Uint8Array(0),
+    });
+    const { header, transactions } = template.block;
+    const modified = {
+      block: {
+        header: {
+          ...header,
+          hashMerkleRoot: merkleRoot([transactionHash(coinbase), ...basis.selectedHashes]),
+          timestamp: this.templateTimestamp(header.timestamp),
+        },
+        transactions: [coinbase, ...transactions.slice(1)],
+      },
+      rejectedTransactions: template.rejectedTransactions,
+    };
+    this.templateBases.set(modified, basis);
+    return modified;
   }
 
   /** The virtual-like state of a block with the given parents (the selected parent must be chain-qualifiable). */

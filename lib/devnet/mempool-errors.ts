@@ -112,6 +112,8 @@ export const nonStandardReasons = {
   outputScriptClass: (outputIndex: number) => `transaction output #${outputIndex}: non-standard script form`,
   dust: (outputIndex: number, value: bigint) => `transaction output #${outputIndex}: payment of ${value} is dust`,
   inputScriptClass: (inputIndex: number) => `transaction input ${inputIndex}: non-standard script form`,
+  signatureCount: (inputIndex: number, count: number, maximum: number) =>
+    `transaction input #${inputIndex} has ${count} signature operations which is more than the allowed max amount of ${maximum}`,
   insufficientFee: (fee: bigint, minimum: bigint) => `transaction has ${fee} fees which is under the required amount of ${minimum}`,
 };
 

@@ -23,6 +23,7 @@
  */
 import { scriptClassOf, STANDARD_SCRIPT_VERSION } from '../kaspa/address';
 import { CRESCENDO_MINIMUM_RELAY_FEE_SOMPI_PER_KG, minimumRelayTransactionFee } from '../kaspa/mass';
+import { MAX_STANDARD_P2SH_SIG_OPS, sigOpCountUpperBound } from '../kaspa/script-engine';
 import type { Transaction, TransactionOutput, UtxoEntry } from '../kaspa/types';
 import { nonStandardReasons } from './mempool-errors';
 import { TX_VERSION } from './transaction-validator';
@@ -133,7 +134,7 @@ export function nonStandardReasonInIsolation(tx: Transaction, masses: NonContext
 /**
  * `check_transaction_standard_in_context` for a validated transaction: storage mass cap, standard spent scripts and
  * the relay fee on compute mass (checked per input, as kaspad does, so a transaction without inputs is not charged).
- * P2SH inputs would also be held to 15 sig ops; the only P2SH spends executed here (P2PK redeem scripts) use one.
+ * P2SH inputs are held to 15 sig ops by the static count of their redeem script.
  */
 export function nonStandardReasonInContext(
   tx: Transaction,
@@ -146,7 +147,12 @@ export function nonStandardReasonInContext(
     return nonStandardReasons.storageMass(masses.storage, MAXIMUM_STANDARD_TRANSACTION_MASS);
   }
   for (const [index, entry] of entries.entries()) {
-    if (scriptClassOf(entry.scriptPublicKey) === 'nonstandard') return nonStandardReasons.inputScriptClass(index);
+    const scriptClass = scriptClassOf(entry.scriptPublicKey);
+    if (scriptClass === 'nonstandard') return nonStandardReasons.inputScriptClass(index);
+    if (scriptClass === 'scripthash') {
+      const sigOps = sigOpCountUpperBound(tx.inputs[index]!.signatureScript, entry.scriptPublicKey.script);
+      if (sigOps > MAX_STANDARD_P2SH_SIG_OPS) return nonStandardReasons.signatureCount(index, sigOps, MAX_STANDARD_P2SH_SIG_OPS);
+    }
     const minimumFee = minimumRelayTransactionFee(masses.compute, config.minimumRelayTransactionFee);
     if (fee < minimumFee) return nonStandardReasons.insufficientFee(fee, minimumFee);
   }

@@ -29,71 +29,11 @@ import {
   type MinerEvent,
   type MinerSwarm,
   type MinerSwarmOptions,
-  type MinerTimers,
   type SwarmStats,
-  type TimerHandle,
 } from './miner';
 import { blockFromRpc, blockToRpcRaw } from '../rpc/convert-block';
+import { FAKE_TIMERS_START as START, FakeTimers, settle } from './test-support/fake-timers';
 import type { RpcCaller } from '../rpc/convert-transaction';
-
-const START = 1_750_000_000_000;
-
-interface FakeTimer {
-  at: number;
-  order: number;
-  callback: () => void;
-  cancelled: boolean;
-}
-
-function settle(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
-/** A manual clock: `advance` fires due timers in time order, letting promise chains settle after each. */
-class FakeTimers implements MinerTimers {
-  private current = START;
-  private order = 0;
-  private queue: FakeTimer[] = [];
-
-  now(): number {
-    return this.current;
-  }
-
-  setTimeout(callback: () => void, delayMs: number): TimerHandle {
-    const timer: FakeTimer = { at: this.current + Math.max(0, delayMs), order: this.order++, callback, cancelled: false };
-    this.queue.push(timer);
-    return timer;
-  }
-
-  clearTimeout(handle: TimerHandle): void {
-    (handle as FakeTimer).cancelled = true;
-  }
-
-  pending(): number {
-    return this.queue.filter((timer) => !timer.cancelled).length;
-  }
-
-  /** Moves the clock without firing anything, as when the event loop was busy. */
-  jump(ms: number): void {
-    this.current += ms;
-  }
-
-  async advance(ms: number): Promise<void> {
-    const end = this.current + ms;
-    for (;;) {
-      await settle();
-      this.queue = this.queue.filter((timer) => !timer.cancelled);
-      const due = this.queue.filter((timer) => timer.at <= end);
-      if (due.length === 0) break;
-      const next = due.reduce((a, b) => (a.at < b.at || (a.at === b.at && a.order < b.order) ? a : b));
-      this.queue.splice(this.queue.indexOf(next), 1);
-      this.current = Math.max(this.current, next.at);
-      next.callback();
-    }
-    this.current = end;
-    await settle();
-  }
-}
 
 /** Deterministic uniform [0, 1) (mulberry32). */
 function seededRandom(seed: number): () => number {

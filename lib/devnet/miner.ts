@@ -125,9 +125,13 @@ export interface Partition {
   durationMs: number;
 }
 
-/** Every few minutes, one miner dark for 20–30 s: long enough for its blocks to be red at k = 124 and 10 blocks/s. */
-export const DEFAULT_PARTITION_GAP_MS: Readonly<{ min: number; max: number }> = Object.freeze({ min: 120_000, max: 300_000 });
-export const DEFAULT_PARTITION_DURATION_MS: Readonly<{ min: number; max: number }> = Object.freeze({ min: 20_000, max: 30_000 });
+/**
+ * About once a minute, one miner dark for 15–25 s: long enough for its blocks to be red at k = 124 and 10 blocks/s
+ * (more than k blues in their anticone), short and rare enough that the rate lost meanwhile is a few percent, which
+ * the difficulty adjustment makes up.
+ */
+export const DEFAULT_PARTITION_GAP_MS: Readonly<{ min: number; max: number }> = Object.freeze({ min: 30_000, max: 90_000 });
+export const DEFAULT_PARTITION_DURATION_MS: Readonly<{ min: number; max: number }> = Object.freeze({ min: 15_000, max: 25_000 });
 /** Room in one parent list of the template that merges them (maxBlockParents is 16; the other tips need some too). */
 export const DEFAULT_PARTITION_MAX_HELD_BLOCKS = 12;
 

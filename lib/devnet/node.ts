@@ -27,13 +27,13 @@ import { headerHash } from '../kaspa/header';
 import { PowMatrixCache, PowState } from '../kaspa/pow';
 import type { Hash, Transaction } from '../kaspa/types';
 import { RpcRejectedError } from '../rpc/errors';
-import { stringifyJson } from '../rpc/json';
-import { parseWireMessage, WRPC_ERROR_MESSAGES } from '../rpc/protocol';
+import { WRPC_ERROR_MESSAGES } from '../rpc/protocol';
 import { requestSchemas, type HandledMethodName } from '../rpc/request-schemas';
 import type { RpcEventName, RpcMethodName, RpcNotifications, RpcRequest, RpcResponse } from '../rpc/types';
 import { openBlockLog, type BlockLog } from './block-log';
 import { createConsensus, type Block, type Consensus, type VirtualChainChange } from './consensus';
 import { createDevnetGenesis } from './genesis';
+import { wireCopy } from './json-copy';
 import { createMempool, type Mempool } from './mempool';
 import {
   bitsForExpectedHashes,
@@ -43,6 +43,7 @@ import {
   DEFAULT_PARTITION_MAX_HELD_BLOCKS,
   expectedHashesPerBlock,
   type MinerSwarm,
+  type MinerTimers,
   type NetworkDelay,
   type PartitionSchedule,
 } from './miner';
@@ -89,9 +90,11 @@ export interface DevnetNodeOptions {
   /** Overrides of the Crescendo parameters (e.g. a short coinbase maturity in tests). */
   params?: Partial<ConsensusParams>;
   networkDelayMs?: NetworkDelay;
+  /** The simulated miners' timers (a manual clock in tests; pass a matching `clock`). Default: wall-clock timers. */
+  minerTimers?: MinerTimers;
   /**
    * Now and then one simulated miner is cut off for a while and delivers its withheld blocks when it reconnects, so the
-   * DAG gets red blocks (miner.ts, "Partitions"). Default: every 2–5 minutes, 20–30 s dark (long enough for reds at
+   * DAG gets red blocks (miner.ts, "Partitions"). Default: every 30–90 s, 15–25 s dark (long enough for reds at
    * k = 124 and 10 blocks/s) and in any case until k + 25 blocks went by, delivering at most 12 held blocks; seeded
    * from `seed`. null: never.
    */
@@ -159,7 +162,10 @@ function numericSeed(seed: string): number {
   return hash;
 }
 
-/** The handlers called directly: params and results go through the JSON codec, as they would over a socket. */
+/**
+ * The handlers called directly: params and results are copied as the JSON codec would carry them over a socket
+ * (json-copy.ts), without writing and parsing the text.
+ */
 export function createInProcessRpcCaller(handlers: WrpcHandlers): RpcCaller {
   const context = { connection: { id: -1, remoteAddress: undefined }, signal: new AbortController().signal };
   return {
@@ -169,7 +175,7 @@ export function createInProcessRpcCaller(handlers: WrpcHandlers): RpcCaller {
       if (method === 'subscribe' || method === 'unsubscribe' || handler === undefined) {
         throw new RpcRejectedError(method, WRPC_ERROR_MESSAGES.methodNotFound);
       }
-      const decoded = requestSchemas[method as HandledMethodName].safeParse(parseWireMessage(stringifyJson(params)));
+      const decoded = requestSchemas[method as HandledMethodName].safeParse(wireCopy(params));
       if (!decoded.success) throw new RpcRejectedError(method, WRPC_ERROR_MESSAGES.requestDeserialization);
       let result: unknown;
       try {
@@ -180,7 +186,7 @@ export function createInProcessRpcCaller(handlers: WrpcHandlers): RpcCaller {
         }
         throw new RpcRejectedError(method, error instanceof Error ? error.message : String(error));
       }
-      return parseWireMessage(stringifyJson(result)) as unknown as RpcResponse<M>;
+      return wireCopy(result) as unknown as RpcResponse<M>;
     },
   };
 }
@@ -304,6 +310,7 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
           })),
           random,
           networkDelayMs: options.networkDelayMs,
+          ...(options.minerTimers === undefined ? {} : { timers: options.minerTimers }),
           ...(partitions === null
             ? {}
             : { partitions: { ...partitions, random: seededRandom(numericSeed(`${options.seed}/partitions`)) } }),
@@ -319,6 +326,7 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
         wallets,
         rate: txPerSecond,
         random,
+        tokens: { seed: options.seed, random: seededRandom(numericSeed(`${options.seed}/tokens`)) },
         onError: (error, source) => report({ type: 'error', source: `traffic:${source}`, error }),
       });
     }

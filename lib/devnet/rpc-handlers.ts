@@ -19,11 +19,11 @@ import { bytesToHex, concatBytes, hexToBytes } from '../kaspa/bytes';
 import { transactionId } from '../kaspa/transaction';
 import type { ScriptPublicKey, Transaction } from '../kaspa/types';
 import type { DecodedRequest } from '../rpc/request-schemas';
-import type { RpcNetworkType, RpcTransactionInputForm, SubmitBlockReport } from '../rpc/types';
-import type { Block, Consensus } from './consensus';
+import type { RpcNetworkType, RpcRawBlock, RpcTransaction, RpcTransactionInputForm, SubmitBlockReport } from '../rpc/types';
+import type { Block, BlockTemplate, Consensus } from './consensus';
 import type { FeerateEstimations } from './fee-estimator';
 import { MempoolQueryError, transactionQuery, type Mempool } from './mempool';
-import { blockFromRpc, blockToRpcRaw, transactionToRpcOutput } from '../rpc/convert-block';
+import { blockFromRpc, headerToRpcRaw, transactionToRpcOutput } from '../rpc/convert-block';
 import {
   acceptedTransactionIdsToRpc,
   blockInfoToRpc,
@@ -52,6 +52,8 @@ export const RPC_API_VERSION = 1;
 export const RPC_API_REVISION = 0;
 /** Params `max_coinbase_payload_len`. */
 export const MAX_COINBASE_PAYLOAD_LENGTH = 204;
+/** mining/src/cache.rs DEFAULT_CACHE_LIFETIME. */
+export const TEMPLATE_CACHE_LIFETIME_MS = 1_000;
 
 export interface RpcHandlersOptions {
   consensus: Consensus;
@@ -160,6 +162,13 @@ export function createRpcHandlers(options: RpcHandlersOptions): WrpcHandlers {
     const result = consensus.validateAndInsertBlock(block, { allowNonDaaBlocks });
     return result.type === 'success' ? { type: 'success' } : { type: 'reject', reason: 'blockInvalid' };
   };
+
+  /**
+   * kaspad's block template cache (mining/src/cache.rs): one template per virtual state, at most a second old, shared
+   * by every miner; another miner's request only swaps the coinbase (modify_block_template). Transactions entering the
+   * mempool meanwhile wait for the next virtual change or the cache's expiry, as on kaspad.
+   */
+  let templateCache: { template: BlockTemplate; builtAt: number; rpcTransactions: RpcTransaction[] } | undefined;
 
   return {
     ping: () => ({}),
@@ -326,20 +335,40 @@ export function createRpcHandlers(options: RpcHandlersOptions): WrpcHandlers {
     getBlockTemplate: ({ payAddress, extraData }) => {
       const address = decodeRpcAddress(payAddress);
       if (address.prefix !== prefix) throw new RpcHandlerError(`The address has an invalid prefix ${address.prefix}`);
-      const candidates = mempool.selectTransactionsForTemplate().map((entry) => entry.transaction);
-      const template = consensus.buildBlockTemplate({
+      const miner = {
         payScriptPublicKey: addressToScriptPublicKey(address),
         extraData: concatBytes(utf8ToBytes(`${serverVersion}/`), Uint8Array.from(extraData)),
-        transactions: candidates,
-      });
-      // kaspad's template builder drops transactions consensus finds invalid, with their descendants.
-      for (const rejected of template.rejectedTransactions) mempool.removeTransaction(bytesToHex(rejected.transactionId), true);
-      if (template.block.transactions[0]!.payload.length > MAX_COINBASE_PAYLOAD_LENGTH) {
+      };
+      const now = clock();
+      let template: BlockTemplate;
+      if (
+        templateCache !== undefined &&
+        now - templateCache.builtAt < TEMPLATE_CACHE_LIFETIME_MS &&
+        consensus.isTemplateCurrent(templateCache.template)
+      ) {
+        template = consensus.modifyBlockTemplate(templateCache.template, miner);
+      } else {
+        const candidates = mempool.selectTransactionsForTemplate().map((entry) => entry.transaction);
+        template = consensus.buildBlockTemplate({ ...miner, transactions: candidates });
+        // kaspad's template builder drops transactions consensus finds invalid, with their descendants.
+        for (const rejected of template.rejectedTransactions) mempool.removeTransaction(bytesToHex(rejected.transactionId), true);
+        templateCache = {
+          template,
+          builtAt: now,
+          rpcTransactions: template.block.transactions.slice(1).map((tx) => transactionToRpcOutput(tx)),
+        };
+      }
+      const [coinbase] = template.block.transactions;
+      if (coinbase!.payload.length > MAX_COINBASE_PAYLOAD_LENGTH) {
         throw new RpcHandlerError(
           `Coinbase payload is above max length (${MAX_COINBASE_PAYLOAD_LENGTH}). Try to shorten the extra data.`,
         );
       }
-      return { block: blockToRpcRaw(template.block), isSynced: isNearlySynced() };
+      const block: RpcRawBlock = {
+        header: headerToRpcRaw(template.block.header),
+        transactions: [transactionToRpcOutput(coinbase!), ...templateCache.rpcTransactions],
+      };
+      return { block, isSynced: isNearlySynced() };
     },
 
     submitBlock: ({ block: rpcBlock, allowNonDaaBlocks }) => {

@@ -17,6 +17,8 @@ import type { MainToWorker, TrafficWorkerData, WorkerToMain } from './traffic-th
 import { createWalletSet } from './wallet';
 
 const STATS_INTERVAL_MS = 500;
+/** Gives the token scenario its own PRNG stream, deterministic per seed ("tokn"). */
+const TOKEN_SEED_SALT = 0x746f6b6e;
 
 function runTrafficWorker(port: NonNullable<typeof parentPort>, data: TrafficWorkerData): void {
   const post = (message: WorkerToMain) => port.postMessage(message);
@@ -44,6 +46,7 @@ function runTrafficWorker(port: NonNullable<typeof parentPort>, data: TrafficWor
     wallets,
     rate: data.rate,
     random: seededRandom(data.randomSeed),
+    tokens: { seed: data.seed, random: seededRandom(data.randomSeed ^ TOKEN_SEED_SALT) },
     onError: (error, source) => post({ type: 'error', source, message: error instanceof Error ? error.message : String(error) }),
   });
   const timer = setInterval(() => post({ type: 'stats', stats: traffic.stats() }), STATS_INTERVAL_MS);

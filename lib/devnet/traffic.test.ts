@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bytesToHex } from '../kaspa/bytes';
 import { RpcRejectedError } from '../rpc/errors';
+import { decodeOpJson, parseEnvelopeInput } from '../tokens/envelope';
 import type { RpcMethodName, RpcRequest, RpcResponse } from '../rpc/types';
 import type { RpcCaller } from '../rpc/convert-transaction';
 import { wasmSecp256k1 } from './secp256k1-wasm';
@@ -100,6 +101,7 @@ function scenario(
     rpc: fakeNode.rpc,
     wallets,
     random: seededRandom(7),
+    tokens: { seed: 'traffic-tests', random: seededRandom(11) },
     clock,
     onError: (error) => errors.push(error),
     ...options,
@@ -270,6 +272,35 @@ describe('traffic generator against a fake node', () => {
     expect(stats.rejectionsByReason['Rejected transaction: mempool is full (<n> transactions)']).toBe(stats.rejected);
     expect(stats.rejected).toBeGreaterThanOrEqual(15);
     expect(wallets.wallets.every((wallet) => wallet.pendingTransactions().length === 0)).toBe(true);
+  });
+});
+
+describe('token traffic in the mix', () => {
+  it('submits each token op as its commit and then the reveal spending it (or a fill spending a listing)', async () => {
+    const run = scenario(4_000, { rate: 20, mix: { token: 30 } });
+    await runToHorizon(run);
+    const stats = run.generator.stats();
+    expect(run.errors).toEqual([]);
+    expect(stats.byKind.token.accepted).toBeGreaterThanOrEqual(10);
+    expect(stats.byKind.token.rejected).toBe(0);
+    const accepted = run.node.submissions.filter((submission) => submission.outcome === 'accepted');
+    const reveals = accepted.filter((submission) => parseEnvelopeInput(submission.transaction.inputs[0]!.signatureScript));
+    const ops = reveals.map((submission) => decodeOpJson(parseEnvelopeInput(submission.transaction.inputs[0]!.signatureScript)!.content)!.op);
+    expect(ops.slice(0, 5)).toEqual(['deploy', 'deploy', 'deploy', 'deploy', 'deploy']);
+    expect(ops).toContain('mint');
+    const ids = accepted.map((submission) => submission.id);
+    for (const reveal of reveals) {
+      const commitId = bytesToHex(reveal.transaction.inputs[0]!.previousOutpoint.transactionId);
+      expect(ids.indexOf(commitId)).toBeGreaterThanOrEqual(0);
+      expect(ids.indexOf(commitId)).toBeLessThan(ids.indexOf(reveal.id));
+    }
+  });
+
+  it('leaves the token kind out without the tokens option', async () => {
+    const run = scenario(1_000, { rate: 20, mix: { token: 30 }, tokens: undefined });
+    await runToHorizon(run);
+    expect(run.generator.stats().byKind.token.submitted).toBe(0);
+    expect(run.generator.stats().submitted).toBeGreaterThan(0);
   });
 });
 

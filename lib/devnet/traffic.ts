@@ -7,8 +7,10 @@
  * Kinds: payments (1–3 inputs, 1–3 outputs, change), fan-outs to fresh and known addresses, consolidations of many
  * small UTXOs, splits of a large UTXO (a coinbase reward) into mid-size outputs to the same wallet, payloads (text
  * and binary), replacements (a payment at the minimum fee, then, once the node holds it, submitTransactionReplacement
- * of the same payment at a higher feerate), and orphans (a child submitted with allowOrphan before its parent). Wallet UTXOs are re-read every `refreshIntervalMs`; callers with a subscription can
- * also feed UtxosChanged to the WalletSet (`followUtxosChanged`).
+ * of the same payment at a higher feerate), orphans (a child submitted with allowOrphan before its parent), and KRC-20
+ * token ops (token-traffic.ts: a commit and its reveal, or a fill, as one plan; only with the `tokens` option).
+ * Wallet UTXOs are re-read every `refreshIntervalMs`; callers with a subscription can also feed UtxosChanged to the
+ * WalletSet (`followUtxosChanged`).
  *
  * Funding. A wallet holding fewer than `minUtxosPerWallet` usable UTXOs cannot carry its share of the rate (each
  * transaction locks 1–3 of them until it is answered), so before planning anything else the generator splits one of
@@ -17,6 +19,7 @@
 import { bytesToHex } from '../kaspa/bytes';
 import { RpcError } from '../rpc/errors';
 import { transactionToRpc, type RpcCaller } from '../rpc/convert-transaction';
+import { createTokenTraffic, type TokenTraffic } from './token-traffic';
 import { storageSafeAmount, WalletError, type BuiltTransaction, type Payment, type SpendableUtxo, type Wallet, type WalletSet } from './wallet';
 
 export const TRAFFIC_KINDS = [
@@ -28,6 +31,7 @@ export const TRAFFIC_KINDS = [
   'binaryPayload',
   'replacement',
   'orphan',
+  'token',
 ] as const;
 export type TrafficKind = (typeof TRAFFIC_KINDS)[number];
 
@@ -44,6 +48,8 @@ export const DEFAULT_TRAFFIC_MIX: Readonly<Record<TrafficKind, number>> = Object
   binaryPayload: 8,
   replacement: 8,
   orphan: 10,
+  // A token plan submits two transactions (commit and reveal), so this is about 8% of the submissions.
+  token: 4,
 });
 
 export interface Clock {
@@ -90,6 +96,11 @@ export interface TrafficGeneratorOptions {
   mix?: Partial<Record<TrafficKind, number>>;
   /** A wallet with fewer usable UTXOs is split up first; default max(8, ⌈2 × rate / wallets⌉). */
   minUtxosPerWallet?: number;
+  /**
+   * KRC-20 token traffic (the `token` kind): the wallet set's seed, whose keys sign the reveals, and the scenario's own
+   * seeded PRNG. Without it the `token` kind falls back to a payment.
+   */
+  tokens?: { seed: Uint8Array | string; random: () => number };
 }
 
 export interface TrafficKindStats {
@@ -152,6 +163,10 @@ interface Submission {
   allowOrphan: boolean;
   /** For a replacement: the transaction it replaces. */
   replaces?: string;
+  /** Spends an output of the plan's previous submission: skipped when that one was not accepted. */
+  requiresPrevious?: boolean;
+  /** Called when this submission is not accepted (a token plan rolls its model back). */
+  onRejected?: () => void;
 }
 
 interface Plan {
@@ -183,6 +198,7 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
   const maxInFlight = options.maxInFlight ?? 64;
   const refreshIntervalMs = options.refreshIntervalMs ?? 1000;
   const mix = { ...DEFAULT_TRAFFIC_MIX, ...options.mix };
+  if (!options.tokens) mix.token = 0;
   const totalWeight = TRAFFIC_KINDS.reduce((sum, kind) => sum + Math.max(0, mix[kind]), 0);
   if (!(totalWeight > 0)) throw new RangeError('the traffic mix needs a positive weight');
   const minUtxosPerWallet = options.minUtxosPerWallet ?? Math.max(8, Math.ceil((2 * rate) / wallets.wallets.length));
@@ -358,6 +374,25 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
   /** A payment at the minimum fee, then, once the node has it, the same payment at a higher feerate. */
   const replacement = (): Plan['steps'] => [...payment(), 'replace'];
 
+  const tokenTraffic: TokenTraffic | null = options.tokens
+    ? createTokenTraffic({ wallets, seed: options.tokens.seed, random: options.tokens.random, usable })
+    : null;
+  const token = (): Submission[] => {
+    if (!tokenTraffic) throw new PlanSkipped('tokens_disabled');
+    const next = tokenTraffic.next();
+    if (!next) throw new PlanSkipped('token_op_unfunded');
+    let rolledBack = false;
+    const rollback = () => {
+      if (rolledBack) return;
+      rolledBack = true;
+      next.rollback();
+    };
+    return next.submissions.map(({ wallet, built, walletFunded }, index) => {
+      if (walletFunded) wallet.track(built);
+      return { wallet, built, method: 'submitTransaction', allowOrphan: false, requiresPrevious: index > 0, onRejected: rollback };
+    });
+  };
+
   const orphan = (): Submission[] => {
     const { wallet, utxos } = fundedSender(storageSafeAmount(2) * 8n);
     const parent = wallet.buildTransaction({ candidates: utxos, payments: splitPayments(wallet, storageSafeAmount(2) * 2n, 1) });
@@ -391,6 +426,7 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
     binaryPayload,
     replacement,
     orphan,
+    token,
   };
 
   const chooseKind = (): TrafficKind => {
@@ -448,6 +484,7 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
       // Also after a timeout or a lost connection: should the node have the transaction after all, spending its inputs
       // again is rejected as a double spend and the next refresh shows them spent.
       const rejected = error instanceof RpcError && error.kind === 'rejected';
+      item.onRejected?.();
       if (item.replaces) wallet.abortReplacement(item.replaces);
       else wallet.release(built.id);
       if (rejected) {
@@ -489,6 +526,11 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
           marked.push(item.built.id);
         } else {
           item = step;
+          if (item.requiresPrevious && !previous) {
+            item.onRejected?.();
+            bump(counters.skippedByReason, `${kind}:previous_not_accepted`);
+            return;
+          }
         }
         previous = (await submit(kind, item)) ? item : null;
       }

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { payToPublicKeyScript, payToScriptHashScript } from '../kaspa/address';
-import { schnorrPublicKey } from '../kaspa/signing';
+import { bytesToHex, concatBytes } from '../kaspa/bytes';
+import { transactionId } from '../kaspa/transaction';
+import { calcSchnorrSignatureHash, SIG_HASH_ALL } from '../kaspa/sighash';
+import { buildRedeemScript, buildRevealSignatureScript, parseEnvelopeInput, signRevealInput } from '../tokens/envelope';
+import { schnorrPublicKey, signSchnorr } from '../kaspa/signing';
 import { SUBNETWORK_ID_COINBASE, type Transaction, type UtxoEntry } from '../kaspa/types';
-import { FakeVirtualState, KAS, pay, spend, transfer, wallet, type Coin } from './test-support/mempool-fixtures';
+import { FakeVirtualState, KAS, newMempool, pay, spend, transfer, wallet, type Coin } from './test-support/mempool-fixtures';
 import {
   checkScripts,
   TxRuleError,
@@ -178,5 +182,65 @@ describe('checkScripts', () => {
     } catch (error) {
       expect(error).toMatchObject({ kind: 'UnsupportedScript', inputIndex: 0 });
     }
+  });
+});
+
+describe('P2SH spends of Kasplex envelopes (script engine)', () => {
+  const signer = wallet('envelope-signer');
+  const publicKey = schnorrPublicKey(signer.privateKey);
+  const redeemScript = buildRedeemScript(publicKey, { p: 'krc-20', op: 'mint', tick: 'dagb' });
+
+  function reveal(options: { signingKey?: Uint8Array; sigOpCount?: number; redeem?: Uint8Array } = {}) {
+    const state = new FakeVirtualState();
+    const redeem = options.redeem ?? redeemScript;
+    const coin = state.fund(signer, 5n * KAS, { scriptPublicKey: payToScriptHashScript(redeem) });
+    const unsigned = spend([coin], [pay(bob, 4n * KAS)], { unsigned: true, sigOpCount: options.sigOpCount ?? 1 });
+    const signatureScript = options.redeem
+      ? buildRevealSignatureScript(
+          Uint8Array.of(...signSchnorr(calcSchnorrSignatureHash(unsigned, 0, [coin.entry], SIG_HASH_ALL), signer.privateKey), SIG_HASH_ALL),
+          redeem,
+        )
+      : signRevealInput(unsigned, 0, signer.privateKey, [coin.entry], redeem, { auxRand: new Uint8Array(32) });
+    let tx: Transaction = { ...unsigned, inputs: [{ ...unsigned.inputs[0]!, signatureScript }] };
+    if (options.signingKey) {
+      // A valid signature by another key, placed in the signature script of this redeem script.
+      const otherScript = buildRedeemScript(schnorrPublicKey(options.signingKey), { p: 'krc-20', op: 'mint', tick: 'dagb' });
+      const otherSignature = signRevealInput(unsigned, 0, options.signingKey, [{ ...coin.entry, scriptPublicKey: payToScriptHashScript(otherScript) }], otherScript);
+      const sigPush = otherSignature.subarray(0, 66);
+      tx = { ...unsigned, inputs: [{ ...unsigned.inputs[0]!, signatureScript: Uint8Array.of(...sigPush, ...signatureScript.subarray(66)) }] };
+    }
+    return { state, coin, tx };
+  }
+
+  it('accepts a signed reveal and parses its op back', () => {
+    const { tx, coin } = reveal();
+    expect(() => checkScripts(tx, [coin.entry])).not.toThrow();
+    expect(parseEnvelopeInput(tx.inputs[0]!.signatureScript)?.content).toEqual(new TextEncoder().encode('{"p":"krc-20","op":"mint","tick":"dagb"}'));
+  });
+
+  it("rejects a bad signature inside the redeem script with kaspad's reason, in consensus and in the mempool", () => {
+    const { state, coin, tx } = reveal({ signingKey: wallet('someone-else').privateKey });
+    const reason = 'failed to verify the signature script: false stack entry at end of script execution';
+    expect(ruleMessage(() => checkScripts(tx, [coin.entry]))).toBe(reason);
+    expect(() => newMempool(state).submitTransaction(tx)).toThrow(reason);
+  });
+
+  it('holds the reveal to its committed sig-op count', () => {
+    const { coin, tx } = reveal({ sigOpCount: 0 });
+    expect(ruleMessage(() => checkScripts(tx, [coin.entry]))).toBe('failed to verify the signature script: sig op count exceeds passed limit of 0');
+  });
+
+  it('accepts the reveal into the mempool as standard (P2SH input, push-only signature script)', () => {
+    const { state, tx } = reveal();
+    expect(newMempool(state).submitTransaction(tx).accepted).toHaveLength(1);
+  });
+
+  it('keeps a P2SH spend whose redeem script has more than 15 sig ops valid but out of the mempool', () => {
+    const heavy = concatBytes(redeemScript.subarray(0, -1), new Uint8Array(16).fill(0xac), Uint8Array.of(0x68));
+    const { state, coin, tx } = reveal({ redeem: heavy });
+    expect(() => checkScripts(tx, [coin.entry])).not.toThrow();
+    expect(() => newMempool(state).submitTransaction(tx)).toThrow(
+      `transaction ${bytesToHex(transactionId(tx))} is not standard: transaction input #0 has 17 signature operations which is more than the allowed max amount of 15`,
+    );
   });
 });

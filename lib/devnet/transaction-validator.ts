@@ -5,13 +5,16 @@
  * `VirtualStateProcessor::validate_mempool_transaction` does (isolation → header context at the virtual DAA score and
  * past median time → UTXO context); block validation can reuse them.
  *
- * Scripts: only the standard spends are executed (P2PK, P2PK-ECDSA and P2SH-wrapped P2PK, through
- * lib/kaspa/signing.ts). A spend of any other script is reported as `UnsupportedScript`, which the mempool turns into
- * its non-standard-input rejection: kaspad would run the script and then reject the input as non-standard anyway.
+ * Scripts: P2PK, P2PK-ECDSA and P2SH-wrapped P2PK go through lib/kaspa/signing.ts; any other P2SH redeem script (the
+ * Kasplex envelope `<key> OP_CHECKSIG OP_FALSE OP_IF … OP_ENDIF` among them) runs on lib/kaspa/script-engine.ts. A
+ * spend the engine cannot run (a non-P2SH non-standard script, or an opcode it does not implement) is reported as
+ * `UnsupportedScript`, which the mempool turns into its non-standard-input rejection: kaspad would run the script and
+ * then reject the input as non-standard anyway.
  */
 import { MAX_SOMPI } from '../kaspa/amount';
-import { scriptClassOf } from '../kaspa/address';
+import { isPayToScriptHashScript, scriptClassOf } from '../kaspa/address';
 import { bytesToHex, equalBytes } from '../kaspa/bytes';
+import { executeInputScripts } from '../kaspa/script-engine';
 import { SigHashReusedValues } from '../kaspa/sighash';
 import { verifyP2pkInput, type InputVerification, type Secp256k1Backend } from '../kaspa/signing';
 import { isCoinbase } from '../kaspa/transaction';
@@ -262,6 +265,11 @@ export function checkScripts(tx: Transaction, entries: readonly UtxoEntry[], sec
   tx.inputs.forEach((input, index) => {
     const verification = verifyP2pkInput(tx, index, entries, reusedValues, secp256k1);
     if (verification.status === 'unsupported') {
+      const entry = entries[index]!;
+      if (verification.reason === 'nonstandard_script' && isPayToScriptHashScript(entry.scriptPublicKey.script)) {
+        runScriptEngine(tx, index, entries, reusedValues, secp256k1);
+        return;
+      }
       throw new TxRuleError('UnsupportedScript', `input ${index} spends a script this node cannot execute`, index);
     }
     const scriptError = scriptErrorOf(verification, input, entries[index]!);
@@ -271,6 +279,25 @@ export function checkScripts(tx: Transaction, entries: readonly UtxoEntry[], sec
     }
     throw new TxRuleError('SignatureInvalid', `failed to verify the signature script: ${scriptError}`);
   });
+}
+
+/** A P2SH spend whose redeem script is not P2PK: run by the script engine, with kaspad's error texts. */
+function runScriptEngine(
+  tx: Transaction,
+  inputIndex: number,
+  entries: readonly UtxoEntry[],
+  reusedValues: SigHashReusedValues,
+  secp256k1: Secp256k1Backend | undefined,
+): void {
+  const execution = executeInputScripts({ tx, inputIndex, entries, reusedValues, backend: secp256k1 });
+  if (execution.status === 'valid') return;
+  if (execution.status === 'unsupported') {
+    throw new TxRuleError('UnsupportedScript', `input ${inputIndex} spends a script this node cannot execute`, inputIndex);
+  }
+  if (tx.inputs[inputIndex]!.signatureScript.length === 0) {
+    throw new TxRuleError('SignatureEmpty', `failed to verify empty signature script. Inner error: ${execution.error}`);
+  }
+  throw new TxRuleError('SignatureInvalid', `failed to verify the signature script: ${execution.error}`);
 }
 
 const EVAL_FALSE = 'false stack entry at end of script execution';

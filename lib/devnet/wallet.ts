@@ -248,7 +248,23 @@ export class Wallet {
     return spent;
   }
 
+  /**
+   * The traffic generator asks every wallet for its spendable outputs several times per transaction, while the answer
+   * changes only with the chain view, the pending set or the virtual DAA score (maturity): kept until one changes.
+   */
+  #spendable: { daaScore: bigint; utxos: SpendableUtxo[] } | undefined;
+
+  #changed(): void {
+    this.#spendable = undefined;
+  }
+
   spendableUtxos(): SpendableUtxo[] {
+    const daaScore = this.#context.virtualDaaScore();
+    if (this.#spendable?.daaScore !== daaScore) this.#spendable = { daaScore, utxos: this.#computeSpendable() };
+    return [...this.#spendable.utxos];
+  }
+
+  #computeSpendable(): SpendableUtxo[] {
     const spent = this.#spentKeys();
     const spendable: SpendableUtxo[] = [];
     for (const [key, utxo] of this.#confirmed) {
@@ -277,12 +293,14 @@ export class Wallet {
 
   /** Replaces the on-chain view with a full snapshot of this address's UTXOs. */
   setConfirmedUtxos(utxos: readonly SpendableUtxo[]): void {
+    this.#changed();
     this.#confirmed.clear();
     for (const utxo of utxos) this.#confirmed.set(outpointKey(utxo.outpoint), utxo);
     this.settle();
   }
 
   applyUtxoChanges(added: readonly SpendableUtxo[], removed: readonly Outpoint[]): void {
+    this.#changed();
     for (const outpoint of removed) this.#confirmed.delete(outpointKey(outpoint));
     for (const utxo of added) this.#confirmed.set(outpointKey(utxo.outpoint), utxo);
     this.settle();
@@ -293,6 +311,7 @@ export class Wallet {
    * change (the transaction or a conflicting one was accepted, or its parent was dropped), or older than the TTL.
    */
   settle(): void {
+    this.#changed();
     const now = this.#context.virtualDaaScore();
     for (const [id, record] of this.#pending) {
       if (record.trackedAtDaa + this.#context.pendingTtlDaa < now) this.#pending.delete(id);
@@ -493,6 +512,7 @@ export class Wallet {
 
   /** Marks a built transaction as pending: its inputs are spent and its change becomes spendable. */
   track(built: BuiltTransaction): void {
+    this.#changed();
     this.#pending.set(built.id, {
       built,
       inputKeys: built.inputs.map((utxo) => outpointKey(utxo.outpoint)),
@@ -535,6 +555,7 @@ export class Wallet {
   release(id: string): string[] {
     if (!this.#pending.has(id)) return [];
     const dropped = [id, ...this.#descendants(id)];
+    this.#changed();
     for (const droppedId of dropped) this.#pending.delete(droppedId);
     return dropped;
   }
@@ -559,6 +580,7 @@ export class Wallet {
       const replacement = this.#build({ inputs: old.inputs, payments, payload: old.payload, minimumFee }, []);
       if (replacement.fee * largestMass(old.masses) > old.fee * largestMass(replacement.masses)) {
         record.replacing = true;
+        this.#changed();
         return replacement;
       }
       minimumFee *= 2n;
@@ -567,6 +589,7 @@ export class Wallet {
   }
 
   completeReplacement(oldId: string, replacement: BuiltTransaction): void {
+    this.#changed();
     this.#pending.delete(oldId);
     this.track(replacement);
   }
@@ -574,6 +597,7 @@ export class Wallet {
   abortReplacement(oldId: string): void {
     const record = this.#pending.get(oldId);
     if (record) record.replacing = false;
+    this.#changed();
   }
 }
 

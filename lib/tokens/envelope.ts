@@ -12,9 +12,11 @@ import {
   scriptHashAddress,
   type AddressPrefix,
 } from '../kaspa/address';
-import { concatBytes } from '../kaspa/bytes';
+import { concatBytes, equalBytes } from '../kaspa/bytes';
 import { blake2b256 } from '../kaspa/hashing';
-import type { ScriptPublicKey } from '../kaspa/types';
+import { calcEcdsaSignatureHash, calcSchnorrSignatureHash, SIG_HASH_ALL, SigHashReusedValues, type SigHashType } from '../kaspa/sighash';
+import { nobleSecp256k1, signEcdsa, signSchnorr, type Secp256k1Backend } from '../kaspa/signing';
+import type { ScriptPublicKey, Transaction, UtxoEntry } from '../kaspa/types';
 import { readJsonTopLevel } from './json-entries';
 
 const OP_0 = 0x00;
@@ -384,4 +386,39 @@ export function buildRevealSignatureScript(signatureWithHashType: Uint8Array, re
 /** The listing P2SH that a `list` reveal's outputs[0] must pay to: the seller's signer with the lowercase send JSON. */
 export function sendRedeemScript(signerScript: Uint8Array, tickOrCa: string, key: 'tick' | 'ca' = 'tick'): Uint8Array {
   return buildEnvelopeScript(signerScript, `{"p":"krc-20","op":"send","${key}":"${tickOrCa.toLowerCase()}"}`);
+}
+
+export interface SignRevealOptions {
+  hashType?: SigHashType;
+  reusedValues?: SigHashReusedValues;
+  /** BIP340 auxiliary randomness; random when omitted. */
+  auxRand?: Uint8Array;
+  backend?: Secp256k1Backend;
+}
+
+/**
+ * The signature script of a reveal input spending P2SH(`redeemScript`), whose single-key signer is `privateKey`'s
+ * Schnorr (32-byte) or ECDSA (33-byte) key: the script engine runs `<sig> <key> OP_CHECKSIG(ECDSA)` and skips the
+ * envelope. The input's sig-op count must be at least 1 and already set (it is signed).
+ */
+export function signRevealInput(
+  tx: Transaction,
+  inputIndex: number,
+  privateKey: Uint8Array,
+  spentEntries: readonly UtxoEntry[],
+  redeemScript: Uint8Array,
+  options: SignRevealOptions = {},
+): Uint8Array {
+  const { hashType = SIG_HASH_ALL, reusedValues = new SigHashReusedValues(tx), auxRand, backend = nobleSecp256k1 } = options;
+  const signer = parseRedeemScript(redeemScript)?.signer;
+  if (!signer || signer.kind === 'multisig') throw new RangeError('the redeem script is not a single-key envelope');
+  const ecdsa = signer.kind === 'ecdsa';
+  const ownKey = ecdsa ? backend.ecdsaPublicKey(privateKey) : backend.schnorrPublicKey(privateKey);
+  if (!equalBytes(ownKey, signer.publicKey)) {
+    throw new RangeError('the private key does not belong to the envelope signer');
+  }
+  const signature = ecdsa
+    ? signEcdsa(calcEcdsaSignatureHash(tx, inputIndex, spentEntries, hashType, reusedValues), privateKey, backend)
+    : signSchnorr(calcSchnorrSignatureHash(tx, inputIndex, spentEntries, hashType, reusedValues), privateKey, auxRand, backend);
+  return buildRevealSignatureScript(Uint8Array.of(...signature, hashType), redeemScript);
 }

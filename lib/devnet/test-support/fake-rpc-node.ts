@@ -8,6 +8,7 @@
 import { bytesToHex } from '../../kaspa/bytes';
 import { computeMass, transactionStorageMass, transientMass } from '../../kaspa/mass';
 import { SigHashReusedValues } from '../../kaspa/sighash';
+import { executeInputScripts } from '../../kaspa/script-engine';
 import { verifyP2pkInput } from '../../kaspa/signing';
 import { transactionId } from '../../kaspa/transaction';
 import type { Outpoint, Transaction, UtxoEntry } from '../../kaspa/types';
@@ -51,6 +52,13 @@ export interface FakeRpcNodeOptions {
   timeoutEvery?: number;
   /** Check every input's signature (slow: a Schnorr verification each); default true. */
   verifySignatures?: boolean;
+}
+
+/** P2PK and P2SH(P2PK) through the signing module; other P2SH spends (KRC-20 reveals) through the script engine. */
+function inputVerifies(tx: Transaction, index: number, entries: readonly UtxoEntry[], reusedValues: SigHashReusedValues): boolean {
+  const verification = verifyP2pkInput(tx, index, entries, reusedValues);
+  if (verification.status !== 'unsupported') return verification.status === 'valid';
+  return executeInputScripts({ tx, inputIndex: index, entries, reusedValues }).status === 'valid';
 }
 
 export class FakeRpcNode {
@@ -208,7 +216,7 @@ export class FakeRpcNode {
         throw reject(`input ${index} spends an immature coinbase output`);
       }
       if (tx.inputs[index]!.sigOpCount !== 1) throw reject(`input ${index} has a wrong sig op count`);
-      if (verifySignatures && verifyP2pkInput(tx, index, entries, reusedValues).status !== 'valid') {
+      if (verifySignatures && !inputVerifies(tx, index, entries, reusedValues)) {
         throw reject(`input ${index} has an invalid signature`);
       }
     });
