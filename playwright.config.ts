@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { E2E_API_KEY, E2E_DEVNET_SEED } from './e2e/api/settings';
+import { E2E_API_KEY, E2E_COINBASE_MATURITY, E2E_DEVNET_SEED } from './e2e/api/settings';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -46,6 +46,7 @@ export default defineConfig({
       DEVNET_SEED: E2E_DEVNET_SEED,
       API_KEYS: E2E_API_KEY,
       DEVNET_RPC_PORT: '0',
+      DEVNET_COINBASE_MATURITY: String(E2E_COINBASE_MATURITY),
     },
   },
 });

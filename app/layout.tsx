@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
+import { LiveProvider } from '@/components/live-provider';
 import { Providers } from '@/components/providers';
 import { SiteHeader } from '@/components/site-header';
 import { THEME_BOOT_SCRIPT } from '@/components/theme-toggle';
@@ -32,8 +33,10 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         <Providers>
-          <SiteHeader />
-          <div id="main">{children}</div>
+          <LiveProvider>
+            <SiteHeader />
+            <div id="main">{children}</div>
+          </LiveProvider>
         </Providers>
       </body>
     </html>

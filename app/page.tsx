@@ -1,10 +1,54 @@
-export default function HomePage() {
+import type { Metadata } from 'next';
+import { Dashboard } from '@/components/dashboard/dashboard';
+import type { NodeDagInfo, NodeFeeEstimate } from '@/lib/api/node-format';
+import { getRuntime } from '@/lib/runtime';
+import { callV1 } from '@/lib/runtime/explorer';
+import type { LiveSnapshot } from '@/lib/runtime/live';
+
+export const dynamic = 'force-dynamic';
+
+export const metadata: Metadata = {
+  title: { absolute: 'dagboard · Kaspa BlockDAG explorer' },
+  description: 'Live Kaspa network figures, the newest blocks and transactions, and the BlockDAG of the last minute.',
+};
+
+/** Blocks rendered into the first paint; the live stream replays the rest of the last minute right after. */
+const FIRST_PAINT_BLOCKS = 12;
+/** The live hub samples every 1–2 s; a sample this fresh is as good as asking the node again. */
+const FRESH_SAMPLE_MS = 3_000;
+
+async function dagInfoFromApi(): Promise<NodeDagInfo | null> {
+  const { status, body } = await callV1('GET /v1/rpc/getBlockDagInfo');
+  return status === 200 ? (body as unknown as NodeDagInfo) : null;
+}
+
+async function feesFromApi(): Promise<NodeFeeEstimate | null> {
+  const { status, body } = await callV1('GET /v1/rpc/getFeeEstimate');
+  return status === 200 ? (body as unknown as { estimate: NodeFeeEstimate }).estimate : null;
+}
+
+/** First paint from the live hub's latest samples when fresh, else from /v1 (the hub has just started). */
+async function firstPaintFigures(live: LiveSnapshot): Promise<[NodeDagInfo | null, NodeFeeEstimate | null]> {
+  const now = Date.now();
+  const fresh = (sample: { sampledAt: number } | undefined) => sample !== undefined && now - sample.sampledAt <= FRESH_SAMPLE_MS;
+  return Promise.all([
+    fresh(live.dag) ? live.dag!.info : dagInfoFromApi(),
+    fresh(live.mempool) ? live.mempool!.feeEstimate : feesFromApi(),
+  ]);
+}
+
+export default async function HomePage() {
+  const runtime = await getRuntime();
+  const live = runtime.live().snapshot();
+  const [dagInfo, fees] = await firstPaintFigures(live);
   return (
-    <main className="mx-auto max-w-5xl px-4 py-10">
-      <h1 className="text-3xl font-semibold tracking-tight">dagboard</h1>
-      <p className="mt-2 text-slate-600 dark:text-slate-400">
-        A self-hostable Kaspa block explorer and metered chain-data API.
-      </p>
-    </main>
+    <Dashboard
+      network={dagInfo?.network ?? null}
+      initialDagInfo={dagInfo}
+      initialFees={fees}
+      initialDag={live.dag ?? null}
+      initialMempool={live.mempool ?? null}
+      initialBlocks={live.blocks.slice(-FIRST_PAINT_BLOCKS)}
+    />
   );
 }

@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { pages } from '@/lib/web/urls';
+import { LiveStatusBadge } from './live-provider';
 import { SearchBox } from './search-box';
 import { ThemeToggle } from './theme-toggle';
 
@@ -32,6 +33,7 @@ export function SiteHeader() {
         </nav>
         <div className="flex min-w-0 flex-1 items-center gap-2">
           <SearchBox />
+          <LiveStatusBadge />
           <ThemeToggle />
         </div>
       </div>

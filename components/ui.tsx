@@ -130,12 +130,27 @@ export function LoadingRows({ rows = 5, label = 'Loading' }: { rows?: number; la
   );
 }
 
-export function ErrorState({ error, onRetry }: { error: Error; onRetry?: () => void }) {
+/** A failure with retry. Server components pass `title` and `detail` (an Error cannot cross to the browser intact). */
+export function ErrorState({
+  error,
+  title,
+  detail,
+  onRetry,
+}: {
+  error?: Error;
+  title?: string;
+  detail?: string;
+  onRetry?: () => void;
+}) {
   const problem = error instanceof ApiProblem ? error.problem : undefined;
   return (
-    <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-4 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
-      <p className="font-medium">{problem?.title ?? 'Something went wrong'}</p>
-      <p className="mt-1">{problem?.detail ?? error.message}</p>
+    <div
+      role="alert"
+      data-testid="error-state"
+      className="rounded-md border border-red-300 bg-red-50 p-4 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
+    >
+      <p className="font-medium">{title ?? problem?.title ?? 'Something went wrong'}</p>
+      <p className="mt-1">{detail ?? problem?.detail ?? error?.message}</p>
       {onRetry && (
         <button type="button" onClick={onRetry} className="mt-2 rounded border border-current px-2 py-0.5 hover:bg-red-100 dark:hover:bg-red-900">
           Retry

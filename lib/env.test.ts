@@ -34,6 +34,14 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ SERVER_API_KEY: 'two words' })).toThrow(/SERVER_API_KEY/);
   });
 
+  it('reads DEVNET_COINBASE_MATURITY as a positive DAA score count, Kaspa\'s 1000 by default', () => {
+    expect(parseEnv({}).DEVNET_COINBASE_MATURITY).toBe(1000);
+    expect(parseEnv({ DEVNET_COINBASE_MATURITY: '100' }).DEVNET_COINBASE_MATURITY).toBe(100);
+    for (const bad of ['0', '-5', '2.5', 'soon']) {
+      expect(() => parseEnv({ DEVNET_COINBASE_MATURITY: bad })).toThrow(/DEVNET_COINBASE_MATURITY/);
+    }
+  });
+
   it('returns a frozen object', () => {
     expect(Object.isFrozen(parseEnv({}))).toBe(true);
   });

@@ -46,6 +46,15 @@ export const envSchema = z.object({
     }),
   EXPLORER_RU_PER_SECOND_PER_IP: z.coerce.number().positive().max(1_000_000).default(50),
   INDEXER_MODE: z.enum(['embedded', 'off']).default('embedded'),
+  KAS_USD_SOURCE: z.enum(['simulated', 'fixed', 'feed']).default('simulated'),
+  KAS_USD_RATE: z.coerce.number().positive().max(1_000_000).default(0.1),
+  KAS_USD_FEED_URL: optionalUrl(['http://', 'https://']),
+  KAS_USD_FEED_REFRESH_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
+  TOKEN_REGISTRY_PATH: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === '' ? undefined : value)),
   HEALTH_MAX_LAG_SECONDS: z.coerce.number().positive().default(30),
   DEVNET_BLOCKS_PER_SECOND: z.coerce.number().positive().max(50).default(10),
   DEVNET_TX_PER_SECOND: z.coerce.number().min(0).max(1_000).default(20),
@@ -53,6 +62,8 @@ export const envSchema = z.object({
   DEVNET_SEED: z.string().min(1).default('dagboard-devnet'),
   DEVNET_PERSIST: booleanFlag.default(true),
   DEVNET_RPC_PORT: z.coerce.number().int().min(0).max(65_535).default(18610),
+  /** DAA scores before a coinbase output may be spent; Kaspa's 100 s worth at 10 blocks/s unless set. */
+  DEVNET_COINBASE_MATURITY: z.coerce.number().int().min(1).max(1_000_000).default(1000),
 });
 
 export type Env = Readonly<z.infer<typeof envSchema>>;

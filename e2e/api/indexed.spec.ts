@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { DEVNET_ADDRESS, expectDecimal, expectHashList, expectInteger, expectKeys, HASH, HEX, json, keyed, post } from './support';
+import { DEVNET_ADDRESS, expectDecimal, expectDevnetScript, expectHashList, expectInteger, expectKeys, HASH, HEX, json, keyed, post } from './support';
 
 type Json = Record<string, unknown>;
 
@@ -46,8 +46,7 @@ function expectIndexedTransaction(tx: Json, extra: readonly string[] = []): void
     expectInteger(previous.index);
     if (previous.amount !== null) {
       expectDecimal(previous.amount);
-      expect(previous.scriptPublicKey).toMatch(HEX);
-      expect(previous.scriptPublicKeyType).toBe('pubkey');
+      expectDevnetScript(previous.scriptPublicKey, previous.scriptPublicKeyType);
     }
   }
   for (const [index, output] of (tx.outputs as Json[]).entries()) {
@@ -55,9 +54,8 @@ function expectIndexedTransaction(tx: Json, extra: readonly string[] = []): void
     expect(output.transactionId).toBe(tx.transactionId);
     expect(output.index).toBe(index);
     expectDecimal(output.amount);
-    expect(output.scriptPublicKey).toMatch(/^20[0-9a-f]{64}ac$/);
+    expectDevnetScript(output.scriptPublicKey, output.scriptPublicKeyType);
     expect(output.scriptPublicKeyAddress).toMatch(DEVNET_ADDRESS);
-    expect(output.scriptPublicKeyType).toBe('pubkey');
   }
 }
 

@@ -1,17 +1,12 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { headerFromRpc } from '../../lib/rpc/convert-block';
-import { deriveWalletPrivateKey } from '../../lib/devnet/wallet';
-import { payToPublicKeyScript, schnorrAddressFromPublicKey } from '../../lib/kaspa/address';
-import { bytesToHex, hexToBytes } from '../../lib/kaspa/bytes';
+import { bytesToHex } from '../../lib/kaspa/bytes';
 import { PowState } from '../../lib/kaspa/pow';
-import { schnorrPublicKey, signTransaction } from '../../lib/kaspa/signing';
 import { transactionId } from '../../lib/kaspa/transaction';
-import { SUBNETWORK_ID_NATIVE, type ScriptPublicKey, type Transaction } from '../../lib/kaspa/types';
 import { stringifyJson } from '../../lib/rpc/json';
 import type { RpcRawHeader } from '../../lib/rpc/types';
 import {
   dagInfo,
-  E2E_DEVNET_SEED,
   expectDecimal,
   expectHashList,
   expectHeader,
@@ -26,16 +21,10 @@ import {
   keyed,
   post,
 } from './support';
+import { COINBASE_MATURITY, FEE, freshReceiver, spend, submissionOf, templateSubmission, walletAddress, walletScript, type Utxo } from '../devnet-wallet';
 
 type Json = Record<string, unknown>;
 
-/** The devnet's miners pay wallet 0 of the seed, so it holds coinbase outputs from the first blocks on. */
-const walletKey = deriveWalletPrivateKey(E2E_DEVNET_SEED, 0);
-const walletPublicKey = schnorrPublicKey(walletKey);
-const walletAddress = schnorrAddressFromPublicKey(walletPublicKey, 'kaspadev');
-const walletScript = payToPublicKeyScript(walletPublicKey);
-const COINBASE_MATURITY = 1000n;
-const FEE = 100_000n;
 
 async function postText(request: APIRequestContext, path: string, body: unknown) {
   return request.post(path, { headers: { ...keyed, 'content-type': 'application/json' }, data: stringifyJson(body) });
@@ -50,78 +39,9 @@ function expectCost(headers: Record<string, string>, cost: string): void {
   expect(headers['x-request-id']).toBeTruthy();
 }
 
-/** A read-form transaction (a template's) in the §2.2 submission form, keeping its mass (the block commits to it). */
-function toSubmission(tx: Json) {
-  return {
-    version: tx.version,
-    inputs: (tx.inputs as Json[]).map((input) => ({
-      previousOutpoint: input.previousOutpoint,
-      signatureScript: input.signatureScript,
-      sequence: BigInt(input.sequence as string),
-      sigOpCount: input.sigOpCount,
-    })),
-    outputs: (tx.outputs as Json[]).map((output) => {
-      const script = output.scriptPublicKey as string;
-      return { value: output.value, scriptPublicKey: { version: Number.parseInt(script.slice(0, 4), 16), script: script.slice(4) } };
-    }),
-    lockTime: BigInt(tx.lockTime as string),
-    subnetworkId: tx.subnetworkId,
-    gas: tx.gas,
-    payload: (tx.payload as string).slice(2),
-    mass: tx.mass,
-  };
-}
 
-function submissionOf(tx: Transaction) {
-  return {
-    version: tx.version,
-    inputs: tx.inputs.map((input) => ({
-      previousOutpoint: { transactionId: bytesToHex(input.previousOutpoint.transactionId), index: input.previousOutpoint.index },
-      signatureScript: bytesToHex(input.signatureScript),
-      sequence: input.sequence,
-      sigOpCount: input.sigOpCount,
-    })),
-    outputs: tx.outputs.map((output) => ({
-      value: output.value.toString(),
-      scriptPublicKey: { version: output.scriptPublicKey.version, script: bytesToHex(output.scriptPublicKey.script) },
-    })),
-    lockTime: tx.lockTime,
-    subnetworkId: bytesToHex(tx.subnetworkId),
-    gas: tx.gas.toString(),
-    payload: bytesToHex(tx.payload),
-  };
-}
 
-interface Utxo {
-  outpoint: { transactionId: string; index: number };
-  amount: string;
-  blockDaaScore: string;
-  isCoinbase: boolean;
-}
 
-function spend(utxo: Utxo, fee: bigint, to: ScriptPublicKey = walletScript): Transaction {
-  const amount = BigInt(utxo.amount);
-  const unsigned: Transaction = {
-    version: 0,
-    inputs: [
-      {
-        previousOutpoint: { transactionId: hexToBytes(utxo.outpoint.transactionId), index: utxo.outpoint.index },
-        signatureScript: new Uint8Array(),
-        sequence: 0n,
-        sigOpCount: 1,
-      },
-    ],
-    outputs: [{ value: amount - fee, scriptPublicKey: to }],
-    lockTime: 0n,
-    subnetworkId: SUBNETWORK_ID_NATIVE,
-    gas: 0n,
-    payload: new Uint8Array(),
-    storageMass: 0n,
-  };
-  return signTransaction(unsigned, [walletKey], [
-    { amount, scriptPublicKey: walletScript, blockDaaScore: BigInt(utxo.blockDaaScore), isCoinbase: utxo.isCoinbase },
-  ]);
-}
 
 async function utxosOf(request: APIRequestContext, address: string): Promise<Utxo[]> {
   return (await json<{ entries: Utxo[] }>(await post(request, '/v1/rpc/getUtxosByAddresses', { addresses: [address] }))).entries;
@@ -269,7 +189,7 @@ test.describe('/v1 node-style endpoints', () => {
     while (!pow.checkPow(nonce)) nonce++;
     let unsolved = nonce + 1n;
     while (pow.checkPow(unsolved)) unsolved++;
-    const transactions = (block.transactions as Json[]).map(toSubmission);
+    const transactions = (block.transactions as Json[]).map(templateSubmission);
 
     const rejected = await postText(request, '/v1/rpc/submitBlock', {
       block: { header: { ...header, nonce: unsolved.toString() }, transactions },
@@ -355,9 +275,7 @@ test.describe('/v1 node-style endpoints', () => {
     await expect.poll(async () => (await mature()).length, { timeout: 200_000, intervals: [2_000] }).toBeGreaterThan(3);
     const candidates = (await mature()).sort(() => Math.random() - 0.5);
     // Paid to an address nobody else spends from, so the output stays in the UTXO set once mined.
-    const receiverKey = schnorrPublicKey(deriveWalletPrivateKey(`${E2E_DEVNET_SEED}/api-test/${Date.now()}`, 0));
-    const receiverScript = payToPublicKeyScript(receiverKey);
-    const receiver = schnorrAddressFromPublicKey(receiverKey, 'kaspadev');
+    const { script: receiverScript, address: receiver } = freshReceiver('api-test');
     // The traffic generator spends this wallet too, and a miner may take the original before the replacement arrives;
     // either makes the node refuse a step, so a few UTXOs are tried until one goes through end to end.
     let submitted: string[] | undefined;

@@ -71,7 +71,8 @@ export function expectReadTransaction(tx: Record<string, unknown>, options: { ve
     if (output.verboseData !== undefined) {
       const verbose = output.verboseData as Record<string, unknown>;
       expectKeys(verbose, ['scriptPublicKeyType', 'scriptPublicKeyAddress']);
-      expect(verbose.scriptPublicKeyType).toBe('pubkey');
+      // Payments are P2PK; the devnet's KRC-20 commits pay P2SH addresses.
+      expect(['pubkey', 'scripthash']).toContain(verbose.scriptPublicKeyType);
       expect(verbose.scriptPublicKeyAddress).toMatch(DEVNET_ADDRESS);
     }
   }
@@ -158,6 +159,14 @@ export function expectMempoolEntry(entry: Record<string, unknown>): void {
   expectDecimal(entry.fee);
   expect(typeof entry.isOrphan).toBe('boolean');
   expectReadTransaction(entry.transaction as Record<string, unknown>, { verbose: true });
+}
+
+/** The devnet's output scripts (without the version): P2PK payments and the KRC-20 commits' P2SH. */
+const DEVNET_SCRIPTS: Record<string, RegExp> = { pubkey: /^20[0-9a-f]{64}ac$/, scripthash: /^aa20[0-9a-f]{64}87$/ };
+
+export function expectDevnetScript(script: unknown, type: unknown): void {
+  expect(Object.keys(DEVNET_SCRIPTS)).toContain(type);
+  expect(script).toMatch(DEVNET_SCRIPTS[type as string]!);
 }
 
 /** The problem+json body every error has. */

@@ -8,6 +8,10 @@ describe('cost table', () => {
     expect(inRu).toEqual({
       'GET /v1/tokens/tk20/{ticker}/metadata': '0.01',
       'GET /v1/tokens/tk20/{ticker}/chart': '0.01',
+      'GET /v1/tokens/tk20': '0.01',
+      'GET /v1/tokens/tk20/{ticker}/holders': '0.01',
+      'GET /v1/tokens/tk20/{ticker}/operations': '0.01',
+      'GET /v1/tokens/tk20/{ticker}/fills': '0.01',
       'POST /v1/rpc/submitTransactionReplacement': '0.1',
       'POST /v1/rpc/getBlock': '0.1',
       'POST /v1/rpc/getMempoolEntriesByAddresses': '0.1',

@@ -1,13 +1,18 @@
 /**
  * The one cost table: what each /v1 route charges, in integer milli-RU (1 RU = 1000 milli-RU), so amounts such as
  * 0.01 RU add up exactly. Values are SERVICE-SPEC §4.1; getUtxosByAddresses (not shown there) is 0.5 RU by the
- * owner's decision; /v1/usage and /v1/openapi.json are free.
+ * owner's decision; the token list and the token activity reads (extensions) cost 0.01 RU like the token reads;
+ * /v1/usage and /v1/openapi.json are free.
  */
 export const MILLI_RU_PER_RU = 1000;
 
 export const ROUTE_COSTS = {
   'GET /v1/tokens/tk20/{ticker}/metadata': 10,
   'GET /v1/tokens/tk20/{ticker}/chart': 10,
+  'GET /v1/tokens/tk20': 10,
+  'GET /v1/tokens/tk20/{ticker}/holders': 10,
+  'GET /v1/tokens/tk20/{ticker}/operations': 10,
+  'GET /v1/tokens/tk20/{ticker}/fills': 10,
   'POST /v1/rpc/submitTransactionReplacement': 100,
   'POST /v1/rpc/getBlock': 100,
   'POST /v1/rpc/getMempoolEntriesByAddresses': 100,

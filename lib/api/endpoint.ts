@@ -7,14 +7,13 @@
  * a 5xx outcome is refunded. Steps before the charge (405, key in query, 401, 403) are not metered.
  * Dependencies come from the context the composition root hands to `endpointDefiner`; nothing here is global.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { JsonParseError, parseJson, stringifyJson } from '../rpc/json';
 import { costOf, formatRu, routeMethod, type RouteId } from './costs';
 import { ApiError, fromZodError, problemResponse, toApiError, type Logger } from './errors';
 import { API_KEY_HEADER, authenticateApiKey, type ApiKeyLimits, type ApiKeyRecord, type KeyStore } from './keys';
 import { secondsUntil, type ChargeResult, type Meter, type MeterState } from './metering';
-import { sha256 } from '../kaspa/hashing';
 
 export interface ApiContext {
   keys: KeyStore;
@@ -249,9 +248,9 @@ export function cacheControl(policy: CachePolicy): string {
   }
 }
 
-/** A strong validator: the SHA-256 of the exact body bytes. */
+/** A strong validator: the SHA-256 of the exact body bytes (node:crypto: pages of history run to tens of kB). */
 export function etagOf(bodyText: string): string {
-  return `"${Buffer.from(sha256(new TextEncoder().encode(bodyText))).toString('base64url')}"`;
+  return `"${createHash('sha256').update(bodyText, 'utf8').digest('base64url')}"`;
 }
 
 /** RFC 9110 §13.1.2: weak comparison, `*` matches any current representation. */

@@ -13,6 +13,9 @@
  *   - node-endpoints.ts  the node-style endpoints (POST /v1/rpc/*, GET /v1/rpc/*) and GET /v1/usage
  *   - indexed-format.ts     lib/db records → the spec's indexed view (transactions, address items, blocks)
  *   - indexed-endpoints.ts  the endpoints served from the index (/v1/transactions, address history, DAA-score range)
+ *   - openapi-endpoints.ts  the one list of /v1 endpoints: each definition with its documentation (response schema,
+ *                           examples, own problem codes); openapi-token-endpoints.ts adds the token endpoints' entries
+ *   - openapi.ts            the OpenAPI 3.1 document generated from that list's zod schemas; GET /v1/openapi.json
  * Nothing here reads the environment or holds module state; the composition root builds the ApiContext.
  */
 export {

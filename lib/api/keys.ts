@@ -7,9 +7,8 @@
  * Keys seeded from API_KEYS (operator-chosen text) get an id derived from their digest, so every app instance that
  * seeds the same list agrees on the ids, and metering buckets keyed by id are shared.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { bytesToHex } from '../kaspa/bytes';
-import { sha256 } from '../kaspa/hashing';
 import { formatRu, MAX_ROUTE_COST, MILLI_RU_PER_RU, parseRu } from './costs';
 import { ApiError } from './errors';
 
@@ -46,7 +45,7 @@ export function generateApiKey(): string {
 }
 
 export function hashApiKey(key: string): Uint8Array {
-  return sha256(new TextEncoder().encode(key));
+  return new Uint8Array(createHash('sha256').update(key, 'utf8').digest());
 }
 
 export function digestsEqual(a: Uint8Array, b: Uint8Array): boolean {

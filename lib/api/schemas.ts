@@ -20,6 +20,7 @@ export function hexString(byteLength: number, what: string) {
   const message = `must be ${what}: ${byteLength * 2} hexadecimal digits`;
   return z
     .string()
+    .meta({ description: `${what}: ${byteLength * 2} hexadecimal digits`, pattern: `^[0-9a-fA-F]{${byteLength * 2}}$` })
     .refine((text) => text.length === byteLength * 2 && HEX.test(text), {
       message,
       params: { apiCode: 'invalid_hex' },
@@ -31,6 +32,11 @@ export function hexString(byteLength: number, what: string) {
 export function hexBytes(maxBytes: number, what: string) {
   return z
     .string()
+    .meta({
+      description: `${what}: hexadecimal, at most ${maxBytes} bytes`,
+      pattern: '^([0-9a-fA-F]{2})*$',
+      maxLength: maxBytes * 2,
+    })
     .refine((text) => text.length % 2 === 0 && text.length <= maxBytes * 2 && HEX.test(text), {
       message: `must be ${what}: an even number of hexadecimal digits, at most ${maxBytes} bytes`,
       params: { apiCode: 'invalid_hex' },
@@ -40,7 +46,8 @@ export function hexBytes(maxBytes: number, what: string) {
 
 /** A Kaspa address of the served network; the issue carries the decoder's reason. */
 export function addressString(network: AddressPrefix) {
-  return z.string().superRefine((text, context) => {
+  const described = z.string().meta({ description: `a Kaspa address of this network (${network}:…)` });
+  return described.superRefine((text, context) => {
     let reason: string | undefined;
     try {
       const { prefix } = decodeAddress(text);
@@ -68,6 +75,11 @@ export const queryBoolean = z
 /** The `limit` query parameter: an integer 1..100, 20 when absent. */
 export const pageLimit = z
   .string()
+  .meta({
+    description: `items per page, ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}; ${PAGE_LIMIT.default} when absent`,
+    pattern: '^[0-9]{1,3}$',
+    default: String(PAGE_LIMIT.default),
+  })
   .optional()
   .transform((text, context) => {
     if (text === undefined) return PAGE_LIMIT.default;
@@ -86,6 +98,7 @@ const U64_MAX = 2n ** 64n - 1n;
 /** A u64 written in decimal (path segments such as DAA scores), as bigint. */
 export const decimalU64 = z
   .string()
+  .meta({ description: 'a whole number from 0 to 18446744073709551615, in decimal', pattern: '^[0-9]{1,20}$' })
   .refine((text) => /^\d{1,20}$/.test(text) && BigInt(text) <= U64_MAX, {
     message: 'must be a whole number from 0 to 18446744073709551615',
   })
@@ -102,3 +115,272 @@ export function checkDaaScoreRange(start: bigint, end: bigint): void {
     throw ApiError.limitExceeded('path.daa_score_end', `a DAA-score range spans at most ${MAX_DAA_SCORE_RANGE} scores`);
   }
 }
+
+/* ---------- response bodies: published in the OpenAPI document; tests check handler output against them ---------- */
+
+const lowerHex = (digits: number, description: string) =>
+  z.string().regex(new RegExp(`^[0-9a-f]{${digits}}$`)).meta({ description });
+const hashOut = lowerHex(64, 'a 32-byte hash as lowercase hex');
+const anyHexOut = (description: string) => z.string().regex(/^([0-9a-f]{2})*$/).meta({ description });
+const u64Text = (description: string) => z.string().regex(/^\d{1,20}$/).meta({ description });
+const sompiText = u64Text('an amount in sompi (1 KAS = 100,000,000 sompi), as a decimal string');
+const readPayloadOut = z
+  .string()
+  .regex(/^0x([0-9a-f]{2})*$/)
+  .meta({ description: 'the payload as `0x` + lowercase hex; `0x` when empty or not requested' });
+const count = z.number().int().min(0);
+/** A u64 the node format writes as a JSON integer (submission form); exact past 2^53 (then a bigint). */
+const jsonU64 = z
+  .union([z.number().int().min(0), z.bigint().min(0n).max(U64_MAX)])
+  .meta({ description: 'a u64 as an exact JSON integer' });
+
+export const nodeOutpointResponse = z.strictObject({ transactionId: hashOut, index: count });
+
+export const nodeTransactionResponse = z
+  .strictObject({
+    version: count,
+    inputs: z.array(
+      z.strictObject({
+        previousOutpoint: nodeOutpointResponse,
+        signatureScript: anyHexOut('the signature script as lowercase hex'),
+        sequence: u64Text('the input sequence, as a decimal string'),
+        sigOpCount: count,
+      }),
+    ),
+    outputs: z.array(
+      z.strictObject({
+        value: sompiText,
+        scriptPublicKey: anyHexOut("kaspad's string form: the script version as 4 hex digits, then the script"),
+        verboseData: z
+          .strictObject({ scriptPublicKeyType: z.string(), scriptPublicKeyAddress: z.string() })
+          .optional(),
+      }),
+    ),
+    lockTime: u64Text('the lock time, as a decimal string'),
+    subnetworkId: lowerHex(40, 'the 20-byte subnetwork id'),
+    gas: u64Text('gas, as a decimal string'),
+    payload: readPayloadOut,
+    mass: u64Text('the mass, as a decimal string'),
+    verboseData: z
+      .strictObject({
+        transactionId: hashOut,
+        hash: hashOut,
+        computeMass: u64Text('the compute mass, as a decimal string'),
+        blockHash: hashOut,
+        blockTime: u64Text('the block time in epoch milliseconds, as a decimal string'),
+      })
+      .optional(),
+  })
+  .meta({ description: 'A transaction in the node format, read form (SERVICE-SPEC §2.2)' });
+
+export const nodeHeaderResponse = z.strictObject({
+  hash: hashOut.optional(),
+  version: count,
+  parentsByLevel: z.array(z.array(hashOut)),
+  hashMerkleRoot: hashOut,
+  acceptedIdMerkleRoot: hashOut,
+  utxoCommitment: hashOut,
+  timestamp: u64Text('epoch milliseconds, as a decimal string'),
+  bits: count,
+  nonce: u64Text('the nonce, as a decimal string'),
+  daaScore: u64Text('the DAA score, as a decimal string'),
+  blueWork: z.string().regex(/^[0-9a-f]+$/).meta({ description: 'the blue work as lowercase hex' }),
+  blueScore: u64Text('the blue score, as a decimal string'),
+  pruningPoint: hashOut,
+});
+
+export const nodeBlockResponse = z
+  .strictObject({
+    header: nodeHeaderResponse,
+    transactions: z.array(nodeTransactionResponse),
+    verboseData: z
+      .strictObject({
+        hash: hashOut,
+        difficulty: z.number(),
+        selectedParentHash: hashOut,
+        transactionIds: z.array(hashOut),
+        isHeaderOnly: z.boolean(),
+        blueScore: count,
+        childrenHashes: z.array(hashOut),
+        mergeSetBluesHashes: z.array(hashOut),
+        mergeSetRedsHashes: z.array(hashOut),
+        isChainBlock: z.boolean(),
+      })
+      .optional(),
+  })
+  .meta({ description: 'A block in the node format (SERVICE-SPEC §2.3); templates lack the header hash and verboseData' });
+
+export const nodeMempoolEntryResponse = z.strictObject({
+  fee: sompiText,
+  transaction: nodeTransactionResponse,
+  isOrphan: z.boolean(),
+});
+
+export const nodeUtxoEntryResponse = z.strictObject({
+  address: z.string(),
+  outpoint: nodeOutpointResponse,
+  amount: sompiText,
+  scriptPublicKey: z.strictObject({ version: count, script: anyHexOut('the script as lowercase hex') }),
+  blockDaaScore: u64Text('the DAA score of the block that created the output, as a decimal string'),
+  isCoinbase: z.boolean(),
+});
+
+const feerateBucket = z.strictObject({
+  feerate: z.number().meta({ description: 'sompi per gram of mass' }),
+  estimatedSeconds: z.number().meta({ description: 'expected seconds until inclusion' }),
+});
+
+export const nodeFeeEstimateResponse = z.strictObject({
+  priorityBucket: feerateBucket,
+  normalBuckets: z.array(feerateBucket),
+  lowBuckets: z.array(feerateBucket),
+});
+
+export const nodeDagInfoResponse = z.strictObject({
+  network: z.string(),
+  blockCount: u64Text('blocks with bodies, as a decimal string'),
+  headerCount: u64Text('headers, as a decimal string'),
+  tipHashes: z.array(hashOut),
+  difficulty: z.number(),
+  pastMedianTime: u64Text('epoch milliseconds, as a decimal string'),
+  virtualParentHashes: z.array(hashOut),
+  pruningPointHash: hashOut,
+  virtualDaaScore: u64Text('the virtual DAA score, as a decimal string'),
+  sink: hashOut,
+});
+
+export const submissionTransactionResponse = z
+  .strictObject({
+    version: count,
+    inputs: z.array(
+      z.strictObject({
+        previousOutpoint: nodeOutpointResponse,
+        signatureScript: anyHexOut('the signature script as lowercase hex'),
+        sequence: jsonU64,
+        sigOpCount: count,
+      }),
+    ),
+    outputs: z.array(
+      z.strictObject({
+        value: sompiText,
+        scriptPublicKey: z.strictObject({ version: count, script: anyHexOut('the script as lowercase hex') }),
+      }),
+    ),
+    lockTime: jsonU64,
+    subnetworkId: lowerHex(40, 'the 20-byte subnetwork id'),
+    gas: u64Text('gas, as a decimal string'),
+    payload: anyHexOut('the payload as plain lowercase hex'),
+  })
+  .meta({ description: 'A transaction in the node format, submission form (SERVICE-SPEC §2.2)' });
+
+const indexedOutput = z.strictObject({
+  transactionId: hashOut,
+  index: count,
+  amount: sompiText,
+  scriptPublicKey: anyHexOut('the script as lowercase hex'),
+  scriptPublicKeyAddress: z.string().nullable(),
+  scriptPublicKeyType: z.string(),
+});
+
+const indexedTransactionShape = {
+  transactionId: hashOut,
+  blockTime: count.meta({ description: 'epoch milliseconds' }),
+  subnetworkId: lowerHex(40, 'the 20-byte subnetwork id'),
+  hash: hashOut,
+  mass: u64Text('the mass, as a decimal string'),
+  blockHashes: z.array(hashOut),
+  acceptingBlockHash: hashOut.nullable(),
+  isAccepted: z.boolean(),
+  confirmations: count.meta({ description: 'virtual blue score − accepting block’s blue score; 0 when not accepted' }),
+  payload: readPayloadOut,
+  inputs: z.array(
+    z.strictObject({
+      transactionId: hashOut,
+      index: count,
+      signatureScript: anyHexOut('the signature script as lowercase hex'),
+      sigOpCount: count,
+      previousOutput: z.strictObject({
+        transactionId: hashOut,
+        index: count,
+        amount: sompiText.nullable(),
+        scriptPublicKey: anyHexOut('the script as lowercase hex').nullable(),
+        scriptPublicKeyAddress: z.string().nullable(),
+        scriptPublicKeyType: z.string().nullable(),
+      }),
+    }),
+  ),
+  outputs: z.array(indexedOutput),
+};
+
+export const indexedTransactionResponse = z
+  .strictObject(indexedTransactionShape)
+  .meta({ description: 'A transaction in the indexed view (SERVICE-SPEC §2.1)' });
+
+export const addressTransactionResponse = z
+  .strictObject({
+    ...indexedTransactionShape,
+    amountSent: sompiText,
+    amountReceived: sompiText,
+    balanceChange: z.string().regex(/^-?\d{1,20}$/).meta({ description: 'signed sompi, as a decimal string' }),
+    fee: sompiText.nullable(),
+  })
+  .meta({ description: 'An address history item: the indexed view plus the amounts for that address' });
+
+export const indexedBlockResponse = z
+  .strictObject({
+    hash: hashOut,
+    acceptedIdMerkleRoot: hashOut,
+    difficulty: z.number(),
+    isChainBlock: z.boolean(),
+    mergeSetBluesHashes: z.array(hashOut),
+    mergeSetRedsHashes: z.array(hashOut),
+    selectedParentHash: hashOut.nullable(),
+    bits: count,
+    blueScore: count,
+    blueWork: z.string().regex(/^[0-9a-f]+$/),
+    daaScore: count,
+    hashMerkleRoot: hashOut,
+    nonce: u64Text('the nonce, as a decimal string'),
+    parents: z.array(hashOut),
+    pruningPoint: hashOut,
+    timestamp: z.iso.datetime().meta({ description: 'ISO 8601, UTC, milliseconds' }),
+    utxoCommitment: hashOut,
+    version: count,
+    transactionIds: z.array(hashOut),
+  })
+  .meta({ description: 'A block in the indexed view (SERVICE-SPEC §2.4)' });
+
+const ruText = z.string().regex(/^\d+(\.\d{1,3})?$/).meta({ description: 'an RU amount in decimal' });
+
+export const usageResponse = z.strictObject({
+  keyId: z.string(),
+  name: z.string(),
+  limits: z.strictObject({ ruPerSecond: ruText, ruPerMonth: ruText }),
+  month: z.strictObject({
+    period: z.string().regex(/^\d{4}-\d{2}$/),
+    ruUsed: ruText,
+    ruRemaining: ruText,
+    resetsAt: z.iso.datetime(),
+  }),
+  second: z.strictObject({ ruUsed: ruText, ruRemaining: ruText, resetsAt: z.iso.datetime() }),
+});
+
+/** The one error body of /v1 (errors.ts `problemBody`). */
+export const problemResponseSchema = z
+  .strictObject({
+    type: z.string().meta({ description: 'a tag URI naming the problem type' }),
+    title: z.string(),
+    status: z.number().int().min(400).max(599),
+    detail: z.string(),
+    code: z.string().regex(/^[a-z][a-z0-9_]*$/).meta({ description: 'stable snake_case error code' }),
+    requestId: z.string(),
+    errors: z.array(
+      z.strictObject({
+        path: z.string().meta({ description: 'path.x, query.x, body.x[3].y or header.x' }),
+        message: z.string(),
+      }),
+    ),
+    statusCode: z.number().int().min(400).max(599).meta({ description: 'mirror of status' }),
+    message: z.string().meta({ description: 'mirror of detail' }),
+  })
+  .meta({ description: 'RFC 9457 problem details, the one error shape of every /v1 endpoint' });

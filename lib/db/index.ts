@@ -5,7 +5,10 @@
  *                    the same JS values (int8 → bigint, numeric → decimal string, bytea → Uint8Array)
  *   - migrations.ts  the schema as ordered, append-only migrations and the lock-guarded runner
  *   - records.ts     the typed records written and read (hashes Uint8Array, u64 bigint)
- *   - writes.ts      the indexer's idempotent batched writes, virtual-chain (acceptance) changes and checkpoints
+ *   - writes.ts      the indexer's idempotent batched writes, virtual-chain (acceptance) changes and checkpoints,
+ *                    and the indexer's own reads (stored block links)
+ *   - digests.ts     an ordered digest per index table (crash recovery compared against a from-scratch reindex)
+ *   - lock.ts        the PostgreSQL advisory lock that keeps a database to one writing indexer
  *   - reads.ts       the API's reads: transactions by id, address history pages, blocks by DAA-score range
  * Configuration comes in as arguments; nothing here reads the environment.
  */
@@ -37,8 +40,15 @@ export {
   getTransactions,
 } from './reads';
 export type { AddressPageQuery, DaaScoreRangeQuery } from './reads';
+export { INDEX_TABLE_COLUMNS, tableDigests } from './digests';
+export type { TableDigest } from './digests';
+export { acquireIndexerLock, INDEXER_LOCK_KEY } from './lock';
+export type { IndexerLock } from './lock';
+export type { StoredBlockLinks } from './writes';
 export {
   addAcceptances,
+  commitAsynchronously,
+  getStoredBlockLinks,
   applyVirtualChainChange,
   insertBlocks,
   insertTransactions,

@@ -1,4 +1,5 @@
 import type { Db } from './connection';
+import { allBucketsOf, CANDLE_COLUMNS, candleRowsSelect, STAT_BUCKET_COLUMNS, statBucketRowsSelect } from './token-buckets';
 
 /**
  * Versioned schema changes. Append only: a shipped migration is never edited, a change is a new version. Every SQL
@@ -24,7 +25,7 @@ export interface Migration {
  * - Acceptance lives in its own table keyed by transaction, so a reorganisation deletes and inserts acceptance rows
  *   by accepting block and never rewrites transactions or address history; "accepted" is derived by joining it.
  * - Address history rows carry the transaction's block time so one index serves keyset paging in both directions.
- *   A transaction's block time is fixed by its first insert, so those keys never move.
+ *   A transaction's block time is the earliest among its containing blocks (writes.ts), so the key is the chain's.
  * - Only the indexes the API reads and the indexer's lookups need; no triggers, no foreign keys (ingest speed).
  */
 const INITIAL_SCHEMA = `
@@ -140,9 +141,178 @@ CREATE TABLE api_keys (
 );
 `;
 
+/*
+ * KRC-20 token state (lib/tokens, written by the token indexer), migration 3:
+ * - Token amounts are numeric(78,0): they reach 10^32 − 1 per op and sums must never wrap; sompi stay numeric(20,0).
+ * - Token keys are the upper-case tick or, for issue-mode tokens, the lower-case ca, in "C" collation.
+ * - Holders are the balance rows: a row with nothing available and nothing locked is deleted, so every row is a
+ *   holder, and token_balances_holders orders them by balance + locked for the top list.
+ * - token_ops keeps every op record (failed ones with op_error; `record` is the op's scripts as JSON text, which
+ *   nothing queries inside); token_stats the token's counters after each op;
+ *   token_fills the fills the charts are built from (a fill is always input 0's send, so one per op). Snapshots and
+ *   fills carry their op record's tick and opScore, so undoing chain blocks deletes them through the op records.
+ * - token_undo holds, per chain block that changed state, the value each touched key had before it (the engine's
+ *   undo log), so a reorganisation can restore it after a restart.
+ */
+const TOKENS = `
+CREATE TABLE token_tokens (
+  tick text COLLATE "C" PRIMARY KEY,
+  mode text NOT NULL,
+  name text NOT NULL,
+  max numeric(78,0) NOT NULL,
+  lim numeric(78,0) NOT NULL,
+  pre numeric(78,0) NOT NULL,
+  dec smallint NOT NULL,
+  from_address text COLLATE "C" NOT NULL,
+  to_address text COLLATE "C" NOT NULL,
+  minted numeric(78,0) NOT NULL,
+  burned numeric(78,0) NOT NULL,
+  tx_id bytea NOT NULL,
+  op_score_add bigint NOT NULL UNIQUE,
+  op_score_mod bigint NOT NULL,
+  mts_add bigint NOT NULL,
+  mts_mod bigint NOT NULL,
+  holder_total integer NOT NULL,
+  mint_total integer NOT NULL,
+  transfer_total integer NOT NULL
+);
+
+CREATE TABLE token_balances (
+  tick text COLLATE "C" NOT NULL,
+  address text COLLATE "C" NOT NULL,
+  dec smallint NOT NULL,
+  balance numeric(78,0) NOT NULL,
+  locked numeric(78,0) NOT NULL,
+  op_score_mod bigint NOT NULL,
+  PRIMARY KEY (tick, address)
+);
+CREATE INDEX token_balances_address ON token_balances (address, tick);
+CREATE INDEX token_balances_holders ON token_balances (tick, (balance + locked) DESC, address);
+
+CREATE TABLE token_orders (
+  tick text COLLATE "C" NOT NULL,
+  seller text COLLATE "C" NOT NULL,
+  u_tx_id bytea NOT NULL,
+  u_addr text COLLATE "C" NOT NULL,
+  u_amt numeric(20,0) NOT NULL,
+  u_script bytea NOT NULL,
+  amount numeric(78,0) NOT NULL,
+  op_score_add bigint NOT NULL,
+  PRIMARY KEY (tick, seller, u_tx_id)
+);
+CREATE INDEX token_orders_open ON token_orders (tick, op_score_add);
+
+CREATE TABLE token_blacklist (
+  tick text COLLATE "C" NOT NULL,
+  address text COLLATE "C" NOT NULL,
+  op_score_add bigint NOT NULL,
+  PRIMARY KEY (tick, address)
+);
+
+CREATE TABLE token_ops (
+  op_score bigint PRIMARY KEY,
+  tx_id bytea NOT NULL,
+  block_accept bytea NOT NULL,
+  mts_add bigint NOT NULL,
+  fee_rev numeric(20,0) NOT NULL,
+  op text NOT NULL,
+  tick text COLLATE "C" NOT NULL,
+  from_address text COLLATE "C" NOT NULL,
+  to_address text COLLATE "C",
+  amount numeric(78,0),
+  accepted boolean NOT NULL,
+  op_error text,
+  record text NOT NULL
+);
+CREATE INDEX token_ops_tick ON token_ops (tick, op_score);
+
+CREATE TABLE token_stats (
+  tick text COLLATE "C" NOT NULL,
+  op_score bigint NOT NULL,
+  mts bigint NOT NULL,
+  holder_total integer NOT NULL,
+  mint_total integer NOT NULL,
+  transfer_total integer NOT NULL,
+  PRIMARY KEY (tick, op_score)
+);
+CREATE INDEX token_stats_time ON token_stats (tick, mts, op_score);
+
+CREATE TABLE token_fills (
+  tick text COLLATE "C" NOT NULL,
+  op_score bigint NOT NULL,
+  mts bigint NOT NULL,
+  tx_id bytea NOT NULL,
+  seller text COLLATE "C" NOT NULL,
+  buyer text COLLATE "C" NOT NULL,
+  amount numeric(78,0) NOT NULL,
+  price numeric(20,0) NOT NULL,
+  dec smallint NOT NULL,
+  PRIMARY KEY (tick, op_score)
+);
+CREATE INDEX token_fills_time ON token_fills (tick, mts, op_score);
+
+CREATE TABLE token_undo (
+  block_hash bytea PRIMARY KEY,
+  daa_score bigint NOT NULL UNIQUE,
+  changes jsonb NOT NULL
+);
+
+CREATE TABLE token_checkpoints (
+  name text PRIMARY KEY,
+  block_hash bytea NOT NULL,
+  daa_score bigint NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+`;
+
+/*
+ * Per-bucket chart rows derived from token_fills and token_stats (lib/db/token-buckets.ts says how), migration 4;
+ * existing fills and snapshots are backfilled with the same statements the token indexer uses.
+ */
+const TOKEN_CANDLES = `
+CREATE SEQUENCE token_candles_revision;
+CREATE TABLE token_candles (
+  tick text COLLATE "C" NOT NULL,
+  bucket_ms bigint NOT NULL,
+  bucket bigint NOT NULL,
+  trades integer NOT NULL,
+  last_op_score bigint NOT NULL,
+  open_kas float8 NOT NULL,
+  high_kas float8 NOT NULL,
+  low_kas float8 NOT NULL,
+  close_kas float8 NOT NULL,
+  volume_kas float8 NOT NULL,
+  volume_tokens float8 NOT NULL,
+  fills bytea NOT NULL,
+  revision bigint NOT NULL DEFAULT nextval('token_candles_revision'),
+  PRIMARY KEY (tick, bucket_ms, bucket)
+);
+CREATE INDEX token_candles_latest ON token_candles (tick, bucket_ms, last_op_score);
+
+INSERT INTO token_candles (${CANDLE_COLUMNS})
+${candleRowsSelect(allBucketsOf('token_fills'))};
+
+CREATE TABLE token_stat_buckets (
+  tick text COLLATE "C" NOT NULL,
+  bucket_ms bigint NOT NULL,
+  bucket bigint NOT NULL,
+  op_score bigint NOT NULL,
+  holder_total integer NOT NULL,
+  mint_total integer NOT NULL,
+  transfer_total integer NOT NULL,
+  PRIMARY KEY (tick, bucket_ms, bucket)
+);
+CREATE INDEX token_stat_buckets_latest ON token_stat_buckets (tick, bucket_ms, op_score);
+
+INSERT INTO token_stat_buckets (${STAT_BUCKET_COLUMNS})
+${statBucketRowsSelect(allBucketsOf('token_stats'))};
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial schema', sql: INITIAL_SCHEMA },
   { version: 2, name: 'api keys', sql: API_KEYS },
+  { version: 3, name: 'krc-20 tokens', sql: TOKENS },
+  { version: 4, name: 'krc-20 candles', sql: TOKEN_CANDLES },
 ];
 
 /** Key of the transaction-scoped advisory lock that serialises migration runners across processes. */

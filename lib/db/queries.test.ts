@@ -220,6 +220,30 @@ describe.each(testBackends())('$name', (backend) => {
       expect(stored?.outputs).toEqual(repeated.outputs);
       expect(stored?.acceptingBlockHash).toEqual(hashOf('last acceptor'));
     });
+
+    it('keeps the earliest containing block time whatever the write order, moving the address rows with it', async () => {
+      const spent = syntheticTransaction('moved funding', 50n, [], [payToAddressOutput('moved payer', 900n)]);
+      const atTime = (blockTime: bigint) =>
+        syntheticTransaction(
+          'moved',
+          blockTime,
+          [{ previousTransactionId: spent.transactionId, previousIndex: 0, previousOutput: spent.outputs[0]! }],
+          [payToAddressOutput('moved payee', 800n)],
+        );
+      await insertTransactions(db, [spent]);
+      await insertTransactions(db, [atTime(300n)]);
+      await insertTransactions(db, [atTime(200n), atTime(250n)]);
+      await insertTransactions(db, [atTime(400n)]);
+      const stored = await getTransaction(db, atTime(0n).transactionId, { includePayload: false });
+      expect(stored?.blockTime).toBe(200n);
+      const { rows } = await db.query<{ address: string; block_time: bigint }>(
+        'SELECT address, block_time FROM address_transactions WHERE transaction_id = $1 ORDER BY address',
+        [atTime(0n).transactionId],
+      );
+      expect(rows).toEqual(
+        [addressOf('moved payee'), addressOf('moved payer')].sort().map((address) => ({ address, block_time: 200n })),
+      );
+    });
   });
 
   describe('acceptance and reorganisations', () => {

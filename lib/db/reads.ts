@@ -192,30 +192,46 @@ export async function getAddressTransactions(db: Queryable, query: AddressPageQu
   if (startingAfter && endingBefore) throw new RangeError('starting_after and ending_before are exclusive');
   const cursorId = startingAfter ?? endingBefore;
   const backward = endingBefore !== undefined;
-  const params: unknown[] = [address, limit + 1];
-  let cursorCondition = '';
-  if (cursorId) {
-    const { rows } = await db.query<{ block_time: bigint }>(
-      'SELECT block_time FROM transactions WHERE transaction_id = $1',
-      [cursorId],
-    );
-    const cursor = rows[0];
-    if (!cursor) throw new UnknownCursorError(`unknown cursor transaction ${bytesToHex(cursorId)}`);
-    params.push(cursor.block_time, cursorId);
-    cursorCondition = `AND (h.block_time, h.transaction_id) ${backward ? '>' : '<'} ($3, $4)`;
-  }
   const acceptedCondition = query.acceptedOnly
     ? 'AND EXISTS (SELECT 1 FROM transaction_acceptances a WHERE a.transaction_id = h.transaction_id)'
     : '';
   const order = backward ? 'ASC' : 'DESC';
-  const { rows } = await db.query<{ transaction_id: Uint8Array; amount_sent: string; amount_received: string }>(
-    `SELECT h.transaction_id, h.amount_sent, h.amount_received
-     FROM address_transactions h
-     WHERE h.address = $1 ${cursorCondition} ${acceptedCondition}
-     ORDER BY h.block_time ${order}, h.transaction_id ${order}
-     LIMIT $2`,
-    params,
-  );
+  type PageRow = { transaction_id: Uint8Array; amount_sent: string; amount_received: string };
+  let rows: PageRow[];
+  if (cursorId) {
+    // The cursor's block time is looked up in the same statement (one round trip, as for the first page): no row at
+    // all means an unknown cursor, one row of nulls a known cursor with nothing beyond it.
+    const result = await db.query<{ block_time: bigint | null } & { [K in keyof PageRow]: PageRow[K] | null }>(
+      `SELECT page.block_time, page.transaction_id, page.amount_sent, page.amount_received
+       FROM (SELECT block_time FROM transactions WHERE transaction_id = $3) c
+       LEFT JOIN LATERAL (
+         SELECT h.block_time, h.transaction_id, h.amount_sent, h.amount_received
+         FROM address_transactions h
+         WHERE h.address = $1 AND (h.block_time, h.transaction_id) ${backward ? '>' : '<'} (c.block_time, $3)
+           ${acceptedCondition}
+         ORDER BY h.block_time ${order}, h.transaction_id ${order}
+         LIMIT $2
+       ) page ON true
+       ORDER BY page.block_time ${order}, page.transaction_id ${order}`,
+      [address, limit + 1, cursorId],
+    );
+    if (result.rows.length === 0) throw new UnknownCursorError(`unknown cursor transaction ${bytesToHex(cursorId)}`);
+    rows = result.rows.flatMap((row) =>
+      row.transaction_id === null || row.amount_sent === null || row.amount_received === null
+        ? []
+        : [{ transaction_id: row.transaction_id, amount_sent: row.amount_sent, amount_received: row.amount_received }],
+    );
+  } else {
+    const result = await db.query<PageRow>(
+      `SELECT h.transaction_id, h.amount_sent, h.amount_received
+       FROM address_transactions h
+       WHERE h.address = $1 ${acceptedCondition}
+       ORDER BY h.block_time ${order}, h.transaction_id ${order}
+       LIMIT $2`,
+      [address, limit + 1],
+    );
+    rows = result.rows;
+  }
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
   if (backward) page.reverse();

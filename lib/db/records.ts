@@ -42,7 +42,7 @@ export interface TransactionRecord {
   gas: bigint;
   payload: Uint8Array;
   mass: bigint;
-  /** Milliseconds; the timestamp of the first containing block the indexer stored. Fixed once written. */
+  /** Milliseconds; the earliest timestamp among the containing blocks stored (lowered when an earlier one arrives). */
   blockTime: bigint;
   inputs: InputRecord[];
   outputs: OutputRecord[];

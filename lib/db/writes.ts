@@ -109,20 +109,29 @@ export async function insertBlocks(db: Queryable, blocks: readonly BlockRecord[]
 
 /**
  * Inserts transactions with their inputs and outputs and their address-history rows (per address: the sum of its
- * spent outputs and of its new outputs). A transaction already stored keeps its fields, notably its block time, which
- * its address rows reuse. An input whose spent output was unknown takes it when a later write brings it; since
- * resolution only ever adds known spent outputs, an address row keeps the larger of its stored and new sums.
+ * spent outputs and of its new outputs). A transaction's block time is the earliest timestamp among the containing
+ * blocks written so far, so it depends only on the chain, not on the order blocks were written in (a crash and
+ * resume, or a reindex, gives the same rows); when a later block lowers it, the transaction's address rows move to the
+ * new key. An input whose spent output was unknown takes it when a later write brings it; since resolution only ever
+ * adds known spent outputs, an address row keeps the larger of its stored and new sums.
  */
 export async function insertTransactions(db: Queryable, batch: readonly TransactionRecord[]): Promise<void> {
-  const transactions = firstOfEachId(batch);
+  const transactions = earliestOfEachId(batch);
   if (transactions.length === 0) return;
   const ids = transactions.map((transaction) => transaction.transactionId);
-  const inserted = await db.query<{ transaction_id: Uint8Array }>(
-    `INSERT INTO transactions (transaction_id, hash, version, lock_time, subnetwork_id, gas, payload, mass, block_time)
-     SELECT * FROM unnest($1::bytea[], $2::bytea[], $3::integer[], $4::numeric[], $5::bytea[], $6::numeric[],
-                          $7::bytea[], $8::numeric[], $9::bigint[])
-     ON CONFLICT (transaction_id) DO NOTHING
-     RETURNING transaction_id`,
+  // Every part of one statement sees the same snapshot: `previous` holds the block times from before the upsert.
+  const previous = await db.query<{ transaction_id: Uint8Array; block_time: bigint }>(
+    `WITH incoming AS (
+       SELECT * FROM unnest($1::bytea[], $2::bytea[], $3::integer[], $4::numeric[], $5::bytea[], $6::numeric[],
+                            $7::bytea[], $8::numeric[], $9::bigint[])
+         AS i(transaction_id, hash, version, lock_time, subnetwork_id, gas, payload, mass, block_time)
+     ), upsert AS (
+       INSERT INTO transactions (transaction_id, hash, version, lock_time, subnetwork_id, gas, payload, mass, block_time)
+       SELECT * FROM incoming
+       ON CONFLICT (transaction_id) DO UPDATE SET block_time = EXCLUDED.block_time
+       WHERE EXCLUDED.block_time < transactions.block_time
+     )
+     SELECT t.transaction_id, t.block_time FROM transactions t JOIN incoming USING (transaction_id)`,
     [
       ids,
       transactions.map((transaction) => transaction.hash),
@@ -135,41 +144,56 @@ export async function insertTransactions(db: Queryable, batch: readonly Transact
       transactions.map((transaction) => transaction.blockTime),
     ],
   );
+  const blockTimes = new Map<string, bigint>();
+  const moved: { transactionId: Hash; from: bigint }[] = [];
+  const stored = new Map(previous.rows.map((row) => [bytesToHex(row.transaction_id), row]));
+  for (const transaction of transactions) {
+    const id = bytesToHex(transaction.transactionId);
+    const before = stored.get(id)?.block_time;
+    if (before !== undefined && before > transaction.blockTime) moved.push({ transactionId: transaction.transactionId, from: before });
+    blockTimes.set(id, before !== undefined && before < transaction.blockTime ? before : transaction.blockTime);
+  }
+  await removeAddressRows(db, moved);
   await insertOutputs(db, transactions);
   await insertInputs(db, transactions);
-  await insertAddressRows(db, transactions, await storedBlockTimes(db, ids, inserted.rows));
+  await insertAddressRows(db, transactions, blockTimes);
 }
 
 /** A batch may carry a transaction twice (contained in two of its blocks); an upsert may touch a row only once. */
-function firstOfEachId(transactions: readonly TransactionRecord[]): TransactionRecord[] {
+function earliestOfEachId(transactions: readonly TransactionRecord[]): TransactionRecord[] {
   const byId = new Map<string, TransactionRecord>();
   for (const transaction of transactions) {
     const id = bytesToHex(transaction.transactionId);
-    if (!byId.has(id)) byId.set(id, transaction);
+    const kept = byId.get(id);
+    if (kept === undefined || transaction.blockTime < kept.blockTime) byId.set(id, transaction);
   }
   return [...byId.values()];
 }
 
-/** Block times of the transactions that were already stored before this write (usually none). */
-async function storedBlockTimes(
-  db: Queryable,
-  ids: readonly Hash[],
-  inserted: readonly { transaction_id: Uint8Array }[],
-): Promise<Map<string, bigint>> {
-  const fresh = new Set(inserted.map((row) => bytesToHex(row.transaction_id)));
-  const existing = ids.filter((id) => !fresh.has(bytesToHex(id)));
-  if (existing.length === 0) return new Map();
-  const { rows } = await db.query<{ transaction_id: Uint8Array; block_time: bigint }>(
-    'SELECT transaction_id, block_time FROM transactions WHERE transaction_id = ANY($1::bytea[])',
-    [existing],
+/**
+ * Deletes the address rows stored under a transaction's former block time. Its addresses are those of its stored
+ * outputs and resolved inputs, which are all the addresses its rows were written for.
+ */
+async function removeAddressRows(db: Queryable, moved: readonly { transactionId: Hash; from: bigint }[]): Promise<void> {
+  if (moved.length === 0) return;
+  await db.query(
+    `DELETE FROM address_transactions a
+     USING (
+       SELECT m.transaction_id, m.block_time, o.address FROM unnest($1::bytea[], $2::bigint[]) AS m(transaction_id, block_time)
+       JOIN transaction_outputs o ON o.transaction_id = m.transaction_id
+       UNION
+       SELECT m.transaction_id, m.block_time, i.previous_address FROM unnest($1::bytea[], $2::bigint[]) AS m(transaction_id, block_time)
+       JOIN transaction_inputs i ON i.transaction_id = m.transaction_id
+     ) old
+     WHERE a.address = old.address AND a.block_time = old.block_time AND a.transaction_id = old.transaction_id`,
+    [moved.map((item) => item.transactionId), moved.map((item) => item.from)],
   );
-  return new Map(rows.map((row) => [bytesToHex(row.transaction_id), row.block_time]));
 }
 
 async function insertAddressRows(
   db: Queryable,
   transactions: readonly TransactionRecord[],
-  blockTimesOfStored: ReadonlyMap<string, bigint>,
+  blockTimeOf: ReadonlyMap<string, bigint>,
 ): Promise<void> {
   const addresses: string[] = [];
   const blockTimes: bigint[] = [];
@@ -190,7 +214,7 @@ async function insertAddressRows(
     for (const output of transaction.outputs) {
       if (output.address) flowOf(output.address).received += output.amount;
     }
-    const blockTime = blockTimesOfStored.get(bytesToHex(transaction.transactionId)) ?? transaction.blockTime;
+    const blockTime = blockTimeOf.get(bytesToHex(transaction.transactionId)) ?? transaction.blockTime;
     for (const [address, flow] of flows) {
       addresses.push(address);
       blockTimes.push(blockTime);
@@ -394,4 +418,50 @@ export async function writeCheckpoint(db: Queryable, checkpoint: Checkpoint): Pr
        daa_score = EXCLUDED.daa_score, updated_at = now()`,
     [checkpoint.name, checkpoint.blockHash, checkpoint.blueScore, checkpoint.daaScore],
   );
+}
+
+/** What the indexer needs of a stored block to follow the chain through it. */
+export interface StoredBlockLinks {
+  hash: Hash;
+  selectedParentHash: Hash | null;
+  blueScore: bigint;
+  daaScore: bigint;
+  timestamp: bigint;
+  mergeSetBlues: Hash[];
+  mergeSetReds: Hash[];
+}
+
+/** The stored blocks among `hashes` (absent ones are simply missing from the result). */
+export async function getStoredBlockLinks(db: Queryable, hashes: readonly Hash[]): Promise<StoredBlockLinks[]> {
+  if (hashes.length === 0) return [];
+  const { rows } = await db.query<{
+    hash: Uint8Array;
+    selected_parent_hash: Uint8Array | null;
+    blue_score: bigint;
+    daa_score: bigint;
+    timestamp: bigint;
+    merge_set_blues: Uint8Array[];
+    merge_set_reds: Uint8Array[];
+  }>(
+    `SELECT hash, selected_parent_hash, blue_score, daa_score, timestamp, merge_set_blues, merge_set_reds
+     FROM blocks WHERE hash = ANY($1::bytea[])`,
+    [hashes],
+  );
+  return rows.map((row) => ({
+    hash: row.hash,
+    selectedParentHash: row.selected_parent_hash,
+    blueScore: row.blue_score,
+    daaScore: row.daa_score,
+    timestamp: row.timestamp,
+    mergeSetBlues: row.merge_set_blues,
+    mergeSetReds: row.merge_set_reds,
+  }));
+}
+
+/**
+ * PostgreSQL only: the current transaction commits without waiting for its WAL flush. Safe for the index, whose
+ * batches commit with their checkpoint: a crash loses at most the last batches, which the next start fetches again.
+ */
+export async function commitAsynchronously(db: Queryable): Promise<void> {
+  await db.query('SET LOCAL synchronous_commit = off');
 }

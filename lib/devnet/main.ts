@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     blocksPerSecond: env.DEVNET_BLOCKS_PER_SECOND,
     txPerSecond: env.DEVNET_TX_PER_SECOND,
     miners: env.DEVNET_MINERS,
+    params: { coinbaseMaturity: env.DEVNET_COINBASE_MATURITY },
     persistence: env.DEVNET_PERSIST ? { dir: join(env.DATA_DIR, 'devnet') } : null,
     rpcPort: env.DEVNET_RPC_PORT,
     onEvent: (event) => log(describeNodeEvent(event)),

@@ -27,10 +27,17 @@ class FakeClock implements Clock {
   #stopping: Promise<void> | null = null;
   generator: TrafficGenerator | null = null;
 
+  #observer: { everyMs: number; next: number; callback: () => void } | null = null;
+
   constructor(
-    private readonly horizonMs: number,
+    public horizonMs: number,
     private readonly onBlock: () => void,
   ) {}
+
+  /** Calls `callback` each time the clock passes a multiple of `everyMs`. */
+  observe(everyMs: number, callback: () => void): void {
+    this.#observer = { everyMs, next: everyMs, callback };
+  }
 
   now(): number {
     return this.time;
@@ -42,6 +49,10 @@ class FakeClock implements Clock {
     while (nextBlock <= target) {
       this.time = nextBlock;
       this.onBlock();
+      if (this.#observer && this.time >= this.#observer.next) {
+        this.#observer.next += this.#observer.everyMs;
+        this.#observer.callback();
+      }
       nextBlock += BLOCK_INTERVAL_MS;
     }
     this.time = target;
@@ -349,6 +360,94 @@ describe('funding', () => {
     expect(withSplits.stats.skippedByReason['payment:no_funded_wallet']).toBeUndefined();
     expect(withSplits.stats.accepted).toBeGreaterThanOrEqual(0.9 * 40 * 3);
   });
+});
+
+describe('a long run', () => {
+  /**
+   * A devnet-like node whose blocks also pay a 10 KAS coinbase to the wallets in turn, and whose getUtxosByAddresses
+   * takes fake time in proportion to the UTXOs it returns, as a node's snapshot (and the worker's copy of it) does.
+   */
+  function longRun(options: { msPerUtxo: number; maxUtxosPerWallet?: number }) {
+    const wallets = createWalletSet({ seed: 'long-run', count: 4, secp256k1: wasmSecp256k1 });
+    let node: FakeRpcNode | null = null;
+    let rewards = 0;
+    const clock = new FakeClock(Number.POSITIVE_INFINITY, () => {
+      node!.mineBlock();
+      rewards += 1;
+      node!.addUtxo(
+        { transactionId: Uint8Array.from({ length: 32 }, (_, byte) => (byte < 4 ? (rewards >>> (8 * byte)) & 0xff : 0xcb)), index: 0 },
+        { amount: 10n * KAS, scriptPublicKey: wallets.wallets[rewards % wallets.wallets.length]!.scriptPublicKey, blockDaaScore: 100n, isCoinbase: true },
+      );
+    });
+    node = new FakeRpcNode(wallets, { now: () => clock.now(), virtualDaaScore: START_DAA, verifySignatures: false });
+    fund(node, wallets);
+    const rpc: RpcCaller = {
+      call: async <M extends RpcMethodName>(method: M, params: RpcRequest<M>): Promise<RpcResponse<M>> => {
+        const result = await node!.rpc.call(method, params);
+        if (method === 'getUtxosByAddresses') {
+          await clock.sleep((result as RpcResponse<'getUtxosByAddresses'>).entries.length * options.msPerUtxo);
+        }
+        return result;
+      },
+    };
+    const errors: unknown[] = [];
+    const generator = createTrafficGenerator({
+      rpc,
+      wallets,
+      random: seededRandom(13),
+      tokens: { seed: 'long-run', random: seededRandom(17) },
+      clock,
+      rate: 20,
+      onError: (error) => errors.push(error),
+      ...(options.maxUtxosPerWallet === undefined ? {} : { maxUtxosPerWallet: options.maxUtxosPerWallet }),
+    });
+    clock.generator = generator;
+    return { node, wallets, clock, generator, errors };
+  }
+
+  /** Runs for `windows` windows of `windowMs` fake time; accepted submissions and the largest wallet per window. */
+  async function acceptedPerWindow(run: ReturnType<typeof longRun>, windows: number, windowMs: number) {
+    const accepted: number[] = [];
+    const largestWallet: number[] = [];
+    let previous = 0;
+    run.clock.horizonMs = windows * windowMs;
+    run.clock.observe(windowMs, () => {
+      const now = run.generator.stats().accepted;
+      accepted.push(now - previous);
+      previous = now;
+      largestWallet.push(Math.max(...run.wallets.wallets.map((wallet) => wallet.spendableUtxos().length)));
+    });
+    run.generator.start();
+    await run.clock.finished();
+    return { accepted, largestWallet };
+  }
+
+  it('keeps submitting when a wallet refresh takes longer than the refresh interval', async () => {
+    const run = longRun({ msPerUtxo: 0 });
+    const rpc = run.node.rpc;
+    const slow: RpcCaller = {
+      call: async <M extends RpcMethodName>(method: M, params: RpcRequest<M>): Promise<RpcResponse<M>> => {
+        if (method === 'getUtxosByAddresses') await run.clock.sleep(1_500);
+        return rpc.call(method, params);
+      },
+    };
+    const generator = createTrafficGenerator({ rpc: slow, wallets: run.wallets, random: seededRandom(19), clock: run.clock, rate: 20 });
+    run.clock.generator = generator;
+    const { accepted } = await acceptedPerWindow({ ...run, generator }, 4, 5_000);
+    // Each 2.5 s cycle (a 1.5 s refresh, then 1 s of planning) sends at least the second's 20 plus the bucket.
+    for (const count of accepted.slice(1)) expect(count).toBeGreaterThanOrEqual(30);
+  });
+
+  it('holds its rate over simulated minutes while coinbase rewards keep arriving', async () => {
+    const run = longRun({ msPerUtxo: 2 });
+    const { accepted, largestWallet } = await acceptedPerWindow(run, 12, 20_000);
+    expect(run.errors).toEqual([]);
+    const steady = accepted.slice(2);
+    // Refreshes take a bounded share of the time, so every window after the warm-up sends most of 20 per second.
+    for (const count of steady) expect(count).toBeGreaterThanOrEqual(0.6 * 20 * 20);
+    expect(Math.min(...steady)).toBeGreaterThanOrEqual(0.8 * Math.max(...steady));
+    for (const count of largestWallet.slice(2)) expect(count).toBeLessThanOrEqual(64 + 50);
+  }, 120_000);
 });
 
 describe('rejectionReason', () => {

@@ -14,7 +14,8 @@
  *
  * Funding. A wallet holding fewer than `minUtxosPerWallet` usable UTXOs cannot carry its share of the rate (each
  * transaction locks 1–3 of them until it is answered), so before planning anything else the generator splits one of
- * its large UTXOs, at most one split per wallet awaiting the chain at a time.
+ * its large UTXOs, at most one split per wallet awaiting the chain at a time. Likewise a wallet holding more than
+ * `maxUtxosPerWallet` is consolidated first, so the UTXO set (and the cost of each refresh) stays bounded.
  */
 import { bytesToHex } from '../kaspa/bytes';
 import { RpcError } from '../rpc/errors';
@@ -97,6 +98,11 @@ export interface TrafficGeneratorOptions {
   /** A wallet with fewer usable UTXOs is split up first; default max(8, ⌈2 × rate / wallets⌉). */
   minUtxosPerWallet?: number;
   /**
+   * A wallet with more usable UTXOs is consolidated first; default max(64, 4 × minUtxosPerWallet). Coinbase rewards
+   * and change outgrow what the mix spends, and every refresh, snapshot and spendable-list costs time in proportion.
+   */
+  maxUtxosPerWallet?: number;
+  /**
    * KRC-20 token traffic (the `token` kind): the wallet set's seed, whose keys sign the reveals, and the scenario's own
    * seeded PRNG. Without it the `token` kind falls back to a payment.
    */
@@ -145,6 +151,8 @@ export function rejectionReason(message: string): string {
 
 /** Outputs of a split (the change included). */
 const MAX_SPLIT_PARTS = 16;
+/** Inputs of a consolidation of a crowded wallet: well within the standard compute mass. */
+const CROWDED_CONSOLIDATION_INPUTS = 50;
 
 const TEXT_PAYLOADS = [
   'hello from the dagboard devnet',
@@ -202,6 +210,10 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
   const totalWeight = TRAFFIC_KINDS.reduce((sum, kind) => sum + Math.max(0, mix[kind]), 0);
   if (!(totalWeight > 0)) throw new RangeError('the traffic mix needs a positive weight');
   const minUtxosPerWallet = options.minUtxosPerWallet ?? Math.max(8, Math.ceil((2 * rate) / wallets.wallets.length));
+  const maxUtxosPerWallet = options.maxUtxosPerWallet ?? Math.max(64, 4 * minUtxosPerWallet);
+  if (!(maxUtxosPerWallet > minUtxosPerWallet)) {
+    throw new RangeError(`maxUtxosPerWallet (${maxUtxosPerWallet}) must exceed minUtxosPerWallet (${minUtxosPerWallet})`);
+  }
 
   const counters = {
     submitted: 0,
@@ -300,14 +312,16 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
     return [submission(wallet, wallet.buildTransaction({ candidates: utxos, payments }))];
   };
 
+  const consolidate = (wallet: Wallet, utxos: readonly SpendableUtxo[], count: number): Submission[] => {
+    const smallest = [...utxos].sort((a, b) => (a.entry.amount < b.entry.amount ? -1 : a.entry.amount > b.entry.amount ? 1 : 0));
+    return [submission(wallet, wallet.buildTransaction({ inputs: smallest.slice(0, count) }))];
+  };
+  const busiestWallet = (): { wallet: Wallet; utxos: SpendableUtxo[] } | undefined =>
+    wallets.wallets.map((wallet) => ({ wallet, utxos: usable(wallet) })).sort((a, b) => b.utxos.length - a.utxos.length)[0];
   const consolidation = (): Submission[] => {
-    const [busiest] = wallets.wallets
-      .map((wallet) => ({ wallet, utxos: usable(wallet) }))
-      .sort((a, b) => b.utxos.length - a.utxos.length);
+    const busiest = busiestWallet();
     if (!busiest || busiest.utxos.length < 6) throw new PlanSkipped('too_few_utxos');
-    const smallest = [...busiest.utxos].sort((a, b) => (a.entry.amount < b.entry.amount ? -1 : a.entry.amount > b.entry.amount ? 1 : 0));
-    const inputs = smallest.slice(0, integer(6, 30));
-    return [submission(busiest.wallet, busiest.wallet.buildTransaction({ inputs }))];
+    return consolidate(busiest.wallet, busiest.utxos, integer(6, 30));
   };
 
   /**
@@ -460,6 +474,13 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
       const splitPlan = tryPlan('split', () => split(short.wallet, short.utxos));
       if (splitPlan) return splitPlan;
     }
+    const busiest = busiestWallet();
+    if (busiest && busiest.utxos.length > maxUtxosPerWallet) {
+      const consolidationPlan = tryPlan('consolidation', () =>
+        consolidate(busiest.wallet, busiest.utxos, Math.min(CROWDED_CONSOLIDATION_INPUTS, busiest.utxos.length - minUtxosPerWallet)),
+      );
+      if (consolidationPlan) return consolidationPlan;
+    }
     const kind = chooseKind();
     return tryPlan(kind) ?? (kind === 'payment' ? null : tryPlan('payment'));
   };
@@ -564,8 +585,10 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
       tokens = Math.min(burst, tokens + ((now - last) * rate) / 1000);
       last = now;
       if (now - lastRefresh >= refreshIntervalMs) {
-        lastRefresh = now;
         await refresh();
+        // Timed from the refresh's end: one slower than the interval (a large UTXO set on a loaded node) must still
+        // leave the interval for planning, not start the next refresh at once and starve the traffic.
+        lastRefresh = clock.now();
         continue;
       }
       if (inFlight.size >= maxInFlight) {

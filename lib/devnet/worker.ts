@@ -13,6 +13,8 @@ export interface DevnetWorkerData {
   blocksPerSecond: number;
   txPerSecond: number;
   miners: number;
+  /** Consensus coinbase maturity in DAA scores. */
+  coinbaseMaturity: number;
   persistenceDir: string | null;
   port: number;
 }
@@ -31,6 +33,7 @@ async function run(port: NonNullable<typeof parentPort>, data: DevnetWorkerData)
     blocksPerSecond: data.blocksPerSecond,
     txPerSecond: data.txPerSecond,
     miners: data.miners,
+    params: { coinbaseMaturity: data.coinbaseMaturity },
     persistence: data.persistenceDir === null ? null : { dir: data.persistenceDir },
     onEvent: (event) => post({ type: 'event', description: describeNodeEvent(event) }),
   });

@@ -10,8 +10,8 @@
  *                 commits in the same transaction as that acceptance.
  *   - convert.ts  node blocks → lib/db records (addresses and script classes computed from the scripts)
  *   - resolve.ts  spent outputs of inputs: same batch, then the index (kaspad has no transaction index to fall back on)
- *   - lock.ts     the PostgreSQL advisory lock that keeps a database to one writing indexer
  *   - main.ts     `npm run indexer`: the indexer alone against KASPA_RPC_URL and DATABASE_URL
+ * Every SQL statement it sends lives in lib/db (including the advisory lock, re-exported here for the runtime).
  */
 export { createIndexer, DEFAULT_CHECKPOINT_NAME } from './indexer';
 export type { Indexer, IndexerBatchSettings, IndexerOptions, IndexerStatus } from './indexer';
@@ -19,5 +19,5 @@ export { addressPrefixOf, convertBlock } from './convert';
 export type { ConvertedBlock } from './convert';
 export { createInputResolver } from './resolve';
 export type { InputResolver } from './resolve';
-export { acquireIndexerLock, INDEXER_LOCK_KEY } from './lock';
-export type { IndexerLock } from './lock';
+export { acquireIndexerLock, INDEXER_LOCK_KEY } from '../db';
+export type { IndexerLock } from '../db';

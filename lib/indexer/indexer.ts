@@ -1,5 +1,7 @@
 import {
   applyVirtualChainChange,
+  commitAsynchronously,
+  getStoredBlockLinks,
   insertBlocks,
   insertTransactions,
   readCheckpoint,
@@ -38,6 +40,8 @@ export interface IndexerOptions {
   retryDelayMs?: number;
   /** Several indexes could share one database under different names (tests use this). */
   checkpointName?: string;
+  /** Called after each batch of blocks commits, with their hashes (hex); bench/indexer.ts measures lag with it. */
+  onBlocksStored?: (hashes: string[]) => void;
 }
 
 export interface IndexerStatus {
@@ -168,27 +172,14 @@ export function createIndexer(options: IndexerOptions): Indexer {
       else missing.push(hash);
     }
     if (missing.length === 0) return found;
-    const { rows } = await db.query<{
-      hash: Uint8Array;
-      selected_parent_hash: Uint8Array | null;
-      blue_score: bigint;
-      daa_score: bigint;
-      timestamp: bigint;
-      merge_set_blues: Uint8Array[];
-      merge_set_reds: Uint8Array[];
-    }>(
-      `SELECT hash, selected_parent_hash, blue_score, daa_score, timestamp, merge_set_blues, merge_set_reds
-       FROM blocks WHERE hash = ANY($1::bytea[])`,
-      [missing.map(hexToBytes)],
-    );
-    for (const row of rows) {
+    for (const row of await getStoredBlockLinks(db, missing.map(hexToBytes))) {
       const hash = bytesToHex(row.hash);
       const block: StoredBlock = {
-        selectedParent: row.selected_parent_hash && bytesToHex(row.selected_parent_hash),
-        blueScore: row.blue_score,
-        daaScore: row.daa_score,
+        selectedParent: row.selectedParentHash && bytesToHex(row.selectedParentHash),
+        blueScore: row.blueScore,
+        daaScore: row.daaScore,
         timestamp: row.timestamp,
-        mergeSet: [...row.merge_set_blues, ...row.merge_set_reds].map(bytesToHex),
+        mergeSet: [...row.mergeSetBlues, ...row.mergeSetReds].map(bytesToHex),
       };
       remember(hash, block);
       found.set(hash, block);
@@ -198,7 +189,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
 
   const batchTransaction = <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> =>
     db.transaction(async (tx) => {
-      if (db.kind === 'postgres' && settings.asynchronousCommit) await tx.query('SET LOCAL synchronous_commit = off');
+      if (db.kind === 'postgres' && settings.asynchronousCommit) await commitAsynchronously(tx);
       return fn(tx);
     });
 
@@ -227,8 +218,10 @@ export function createIndexer(options: IndexerOptions): Indexer {
         await insertBlocks(tx, converted.map((item) => item.block));
         await insertTransactions(tx, transactions);
       });
-      for (const item of converted) remember(bytesToHex(item.block.hash), storedBlockOf(item));
+      const hashes = converted.map((item) => bytesToHex(item.block.hash));
+      converted.forEach((item, position) => remember(hashes[position]!, storedBlockOf(item)));
       lastBatchAt = clock();
+      options.onBlocksStored?.(hashes);
     }
   };
 

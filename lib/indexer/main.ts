@@ -5,11 +5,13 @@
  * second `npm run indexer` waits for the lock and takes over when the holder exits.
  */
 import { join } from 'node:path';
-import { migrate, openDb } from '../db';
+import { acquireIndexerLock, migrate, openDb, type IndexerLock } from '../db';
 import { env } from '../env';
 import { createRpcClient } from '../rpc';
+import { createTokenIndexer } from '../tokens/indexer';
+import { tokenProfileFor } from '../tokens/profile';
+import { addressPrefixOf } from './convert';
 import { createIndexer } from './indexer';
-import { acquireIndexerLock, type IndexerLock } from './lock';
 
 const LOCK_RETRY_MS = 5_000;
 const STATUS_LOG_INTERVAL_MS = 10_000;
@@ -38,6 +40,9 @@ async function main(): Promise<void> {
   const rpc = createRpcClient({ url: nodeUrl, onError: (error) => log(`node connection: ${error.message}`) });
   const indexer = createIndexer({ rpc, db, log });
   await indexer.start();
+  const { network } = await rpc.call('getBlockDagInfo', {});
+  const tokens = createTokenIndexer({ db, profile: tokenProfileFor(addressPrefixOf(network)), log });
+  tokens.start();
   log(`following ${nodeUrl}`);
   const statusTimer = setInterval(() => {
     const status = indexer.status();
@@ -52,6 +57,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     clearInterval(statusTimer);
+    await tokens.stop();
     await indexer.stop();
     await rpc.close();
     await db.close();

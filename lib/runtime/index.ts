@@ -10,6 +10,8 @@ import { createRpcClient, type RpcClient } from '../rpc';
 import { createApiServices, type ApiServices } from './api-services';
 import { startEmbeddedDevnet, type EmbeddedDevnet } from './embedded-devnet';
 import { startRuntimeIndexer, type RuntimeIndexer } from './indexer';
+import { createLiveHub, type LiveHub } from './live';
+import { startRuntimeTokens, type RuntimeTokens } from './tokens';
 
 export type NodeKind = 'embedded-devnet' | 'external';
 
@@ -19,7 +21,10 @@ export interface Runtime {
   readonly rpc: RpcClient;
   readonly db: Db;
   readonly indexer: RuntimeIndexer;
+  readonly tokens: RuntimeTokens;
   readonly api: ApiServices;
+  /** The live event hub behind the SSE stream, created on first use. */
+  live(): LiveHub;
   stop(): Promise<void>;
 }
 
@@ -48,6 +53,7 @@ async function createRuntime(config: Env): Promise<Runtime> {
       blocksPerSecond: config.DEVNET_BLOCKS_PER_SECOND,
       txPerSecond: config.DEVNET_TX_PER_SECOND,
       miners: config.DEVNET_MINERS,
+      coinbaseMaturity: config.DEVNET_COINBASE_MATURITY,
       persistenceDir: config.DEVNET_PERSIST ? join(config.DATA_DIR, 'devnet') : null,
       port: config.DEVNET_RPC_PORT,
       log: (line) => log(`devnet: ${line}`),
@@ -57,14 +63,30 @@ async function createRuntime(config: Env): Promise<Runtime> {
   const rpc = createRpcClient({ url: nodeUrl, onError: (error) => log(`node connection: ${error.message}`) });
   const api = await createApiServices({ env: config, db, rpc, embeddedDevnet: devnet !== undefined, log });
   const indexer = await startRuntimeIndexer({ config, db, rpc, log });
+  const tokens = await startRuntimeTokens({
+    config,
+    db,
+    embeddedDevnet: devnet !== undefined,
+    indexes: indexer.role === 'embedded',
+    addressPrefix: api.context.addressPrefix,
+    log,
+  });
+  let live: LiveHub | undefined;
   return {
     env: config,
     nodeKind: devnet ? 'embedded-devnet' : 'external',
     rpc,
     db,
     indexer,
+    tokens,
     api,
+    live() {
+      live ??= createLiveHub({ rpc, onError: (error) => log(`live: ${error.message}`) });
+      return live;
+    },
     async stop() {
+      await live?.close();
+      await tokens.stop();
       await indexer.stop();
       await api.close();
       await rpc.close();

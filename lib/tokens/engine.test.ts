@@ -116,10 +116,11 @@ describe('opScore', () => {
     expect(chain.engine.revertibleBlocks()).toHaveLength(1);
   });
 
-  it('refuses blocks out of DAA order', () => {
+  it('refuses blocks out of DAA order, and takes a repeated DAA score (genesis and its chain child share one)', () => {
     const engine = createTokenEngine({ profile: DEVNET_PROFILE });
     engine.applyBlock(acceptedBlock(50n, []));
-    expect(() => engine.applyBlock(acceptedBlock(50n, []))).toThrow(RangeError);
+    expect(() => engine.applyBlock(acceptedBlock(50n, [], 'block-50-child'))).not.toThrow();
+    expect(() => engine.applyBlock(acceptedBlock(49n, []))).toThrow(RangeError);
   });
 });
 

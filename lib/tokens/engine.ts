@@ -725,9 +725,10 @@ export function createTokenEngine(options: TokenEngineOptions): TokenEngine {
 
   /** All or nothing: a block that throws midway leaves the state as it was. */
   function applyBlock(block: AcceptedBlock): BlockApplication {
-    if (lastDaaScore !== null && block.daaScore <= lastDaaScore) {
+    // The DAA score never falls along the selected chain; genesis and its chain child share one.
+    if (lastDaaScore !== null && block.daaScore < lastDaaScore) {
       throw new RangeError(
-        `chain blocks must be applied in increasing DAA score: ${block.daaScore} after ${lastDaaScore}`,
+        `chain blocks must be applied in non-decreasing DAA score: ${block.daaScore} after ${lastDaaScore}`,
       );
     }
     const writer = new BlockWriter(store);

@@ -10,6 +10,11 @@
  * - profile.ts: per-network activation windows (mainnet, and test networks with every op live from DAA 0).
  *
  * Pure: no I/O. Amounts are bigint in smallest units (tokens) or sompi (KAS); numbers appear only at the edge.
+ *
+ * Server-side parts with I/O, imported by path and not re-exported here (they would pull node modules into pages):
+ * - indexer.ts: the token indexer following the chain index in lib/db (storage in lib/db/token-*.ts).
+ * - kas-usd.ts: the KAS/USD sources (fixed, HTTP feed, seeded simulation).
+ * - registry.ts: the operator's token registry file (devnet-registry.json ships for the devnet's tokens).
  */
 export * from './profile';
 export * from './envelope';

@@ -212,8 +212,8 @@ function tradedCandle(time: number, fills: readonly PricedFill[], kasUsd: KasUsd
   };
 }
 
-function carriedCandle(time: number, close: Ratio, kasUsd: KasUsdRate | undefined): Candle {
-  const price = ratioToNumber(close);
+/** A bucket without fills: the previous close (KAS per whole token) carried over, with zero volume. */
+export function carriedCandle(time: number, price: number, kasUsd: KasUsdRate | undefined): Candle {
   const rate = kasUsd?.(time);
   const usdPrice = rate === null || rate === undefined ? null : price * rate;
   return {
@@ -255,7 +255,7 @@ export function buildCandles(fills: readonly Fill[], options: CandleOptions): Ca
       candles.push(tradedCandle(time, inBucket, options.kasUsd));
       lastClose = inBucket[inBucket.length - 1]!.price;
     } else if (lastClose) {
-      candles.push(carriedCandle(time, lastClose, options.kasUsd));
+      candles.push(carriedCandle(time, ratioToNumber(lastClose), options.kasUsd));
     }
   }
   return candles;

@@ -120,3 +120,10 @@ export const DEVNET_PROFILE: TokenProfile = testNetworkProfile('kaspadev', { nam
 export function isActiveDaaScore(profile: TokenProfile, daaScore: bigint): boolean {
   return profile.activeRanges.some((range) => daaScore >= range.from && daaScore <= range.to);
 }
+
+/** The profile of the network an address prefix belongs to (mainnet rules, or every op live on test networks). */
+export function tokenProfileFor(prefix: AddressPrefix): TokenProfile {
+  if (prefix === 'kaspa') return MAINNET_PROFILE;
+  if (prefix === 'kaspadev') return DEVNET_PROFILE;
+  return testNetworkProfile(prefix);
+}

@@ -14,7 +14,8 @@ import {
 import { parseJson } from '../rpc/json';
 import { routeMethod } from '../api/costs';
 import { resourceKey, type AnyResource, type ResourceCall, type ResultOf } from './resources';
-import { explorerApiPath } from './urls';
+import type { FeeSample } from '../runtime/fee-history';
+import { explorerApiPath, FEE_HISTORY_PATH } from './urls';
 
 export interface ProblemDetails {
   status: number;
@@ -103,8 +104,9 @@ export function useCursorPages<R extends AnyResource>(
   resource: R,
   call: ResourceCall<R>,
   cursorOf: (page: ResultOf<R>) => string | undefined,
-  cursorParameter = 'starting_after',
+  options: { initialPage?: ResultOf<R>; staleTime?: number; cursorParameter?: string } = {},
 ): UseInfiniteQueryResult<InfiniteData<ResultOf<R>, string | undefined>, Error> {
+  const cursorParameter = options.cursorParameter ?? 'starting_after';
   return useInfiniteQuery({
     queryKey: [...resourceKey(resource, call), 'pages'],
     initialPageParam: undefined as string | undefined,
@@ -116,5 +118,23 @@ export function useCursorPages<R extends AnyResource>(
       ),
     getNextPageParam: (page) => cursorOf(page),
     retry: retryUnlessClientError,
+    staleTime: options.staleTime,
+    initialData:
+      options.initialPage === undefined ? undefined : { pages: [options.initialPage], pageParams: [undefined] },
+  });
+}
+
+const FEE_HISTORY_REFRESH_MS = 10_000;
+
+/** The server's recent fee-estimate samples (unmetered, not part of /v1). */
+export function useFeeHistory(): UseQueryResult<{ samples: FeeSample[] }, Error> {
+  return useQuery({
+    queryKey: ['fee-history'],
+    queryFn: async ({ signal }) => {
+      const response = await fetch(FEE_HISTORY_PATH, { signal });
+      if (!response.ok) throw new ApiProblem({ status: response.status, title: 'Fee history unavailable' });
+      return (await response.json()) as { samples: FeeSample[] };
+    },
+    refetchInterval: FEE_HISTORY_REFRESH_MS,
   });
 }

@@ -32,6 +32,9 @@ function resource<Params extends Record<string, string>, Query extends QueryValu
 type NoParams = Record<string, never>;
 type NoQuery = Record<string, never>;
 
+/** Rows per page of the address page's history (the API allows 1 to 100). */
+export const ADDRESS_HISTORY_PAGE_SIZE = 25;
+
 export interface AddressHistoryPage {
   transactions: AddressTransactionView[];
   metadata: { hasMore: boolean; count: number };
@@ -43,6 +46,157 @@ export interface AddressHistoryQuery extends QueryValues {
   ending_before?: string;
   include_payload?: boolean;
   accepted_only?: boolean;
+}
+
+/** Rows per page of the token list (the API allows 1 to 100). */
+export const TOKEN_LIST_PAGE_SIZE = 50;
+
+/** Exact integers arrive as bigint past 2^53 (lossless JSON), as number below it. */
+export type JsonInteger = number | bigint;
+
+export type TokenChartInterval = '1d' | '7d' | '1m' | '1y';
+
+/** One row of GET /v1/tokens/tk20 (lib/api/token-endpoints.ts, listTokensEndpoint). */
+export interface TokenListItem {
+  ticker: string;
+  name: string;
+  mode: string;
+  decimal: number;
+  maxSupply: JsonInteger;
+  totalMinted: JsonInteger;
+  mintedPercent: number | null;
+  holderTotal: number;
+  mintTotal: number;
+  transferTotal: number;
+  status: string;
+  deployedAt: number;
+  opScoreCreated: JsonInteger;
+  price: { kas: number; usd: number | null } | null;
+  change24h: number | null;
+  volume24h: { kas: number; usd: number | null; trades: number };
+  iconUrl: string;
+}
+
+export interface TokenListPage {
+  tokens: TokenListItem[];
+  metadata: { hasMore: boolean; count: number };
+  usdSource: string;
+}
+
+export interface TokenListQuery extends QueryValues {
+  limit?: number;
+  starting_after?: string;
+  ending_before?: string;
+}
+
+/** SERVICE-SPEC §2.9. */
+export interface TokenMarket {
+  name: string;
+  tradingData: { price: { usd: number }; volume: { usd: number } };
+  metadata: { name: string; iconUrl: string; url: string };
+  lastUpdated: number;
+}
+
+export interface TokenMetadata {
+  ticker: string;
+  maxSupply: JsonInteger;
+  mintLimit: JsonInteger;
+  decimal: number;
+  totalMinted: JsonInteger;
+  preMint: JsonInteger;
+  opScoreCreated: JsonInteger;
+  opScoreUpdated: JsonInteger;
+  deployedAt: number;
+  status: string;
+  revealHash: string;
+  holderTotal: number;
+  transferTotal: number;
+  mintTotal: number;
+  deployerAddress: string;
+  socialLinks: { type: string; url: string }[];
+  markets: TokenMarket[];
+  iconUrl: string;
+  burned: JsonInteger;
+}
+
+/** SERVICE-SPEC §2.10 plus the extensions volume, volume_kas and trades. */
+export interface TokenCandle {
+  timestamp: string;
+  ticker: string;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  open_kas: number;
+  high_kas: number;
+  low_kas: number;
+  close_kas: number;
+  volume: number;
+  volume_kas: number;
+  trades: number;
+}
+
+/** t: bucket start (ms); h holders, m mints, tf transfers: cumulative as of the bucket's end. */
+export interface TokenStatsItem {
+  t: number;
+  h: number;
+  m: number;
+  tf: number;
+}
+
+export interface TokenChart {
+  candles: TokenCandle[];
+  stats: TokenStatsItem[];
+  usdSource: string;
+}
+
+/** Rows per page of the token page's holders, operations and fills (the API allows 1 to 100). */
+export const TOKEN_ACTIVITY_PAGE_SIZE = 10;
+
+export interface TokenActivityQuery extends QueryValues {
+  limit?: number;
+  starting_after?: string;
+}
+
+/** GET /v1/tokens/tk20/{ticker}/holders (lib/api/token-activity-endpoints.ts). */
+export interface TokenHoldersPage {
+  holders: { address: string; balance: JsonInteger; locked: JsonInteger }[];
+  metadata: { hasMore: boolean; count: number };
+}
+
+export interface TokenOperation {
+  opScore: JsonInteger;
+  transactionId: string;
+  op: string;
+  from: string;
+  to: string | null;
+  amount: JsonInteger | null;
+  accepted: boolean;
+  opError: string | null;
+  timestamp: number;
+  fee: JsonInteger;
+}
+
+export interface TokenOperationsPage {
+  operations: TokenOperation[];
+  metadata: { hasMore: boolean; count: number };
+}
+
+export interface TokenFill {
+  opScore: JsonInteger;
+  transactionId: string;
+  seller: string;
+  buyer: string;
+  amount: JsonInteger;
+  priceSompi: JsonInteger;
+  priceKas: number;
+  priceUsd: number | null;
+  timestamp: number;
+}
+
+export interface TokenFillsPage {
+  fills: TokenFill[];
+  metadata: { hasMore: boolean; count: number };
 }
 
 export const resources = {
@@ -84,6 +238,22 @@ export const resources = {
     { addresses: string[]; includeOrphanPool: boolean; filterTransactionPool: boolean },
     { entries: NodeMempoolEntry[] }
   >('POST /v1/rpc/getMempoolEntriesByAddresses'),
+  tokens: resource<NoParams, TokenListQuery, undefined, TokenListPage>('GET /v1/tokens/tk20'),
+  tokenMetadata: resource<{ ticker: string }, NoQuery, undefined, { result: TokenMetadata }>(
+    'GET /v1/tokens/tk20/{ticker}/metadata',
+  ),
+  tokenChart: resource<{ ticker: string }, { type: 'candles' | 'stats'; interval: TokenChartInterval }, undefined, TokenChart>(
+    'GET /v1/tokens/tk20/{ticker}/chart',
+  ),
+  tokenHolders: resource<{ ticker: string }, TokenActivityQuery, undefined, TokenHoldersPage>(
+    'GET /v1/tokens/tk20/{ticker}/holders',
+  ),
+  tokenOperations: resource<{ ticker: string }, TokenActivityQuery, undefined, TokenOperationsPage>(
+    'GET /v1/tokens/tk20/{ticker}/operations',
+  ),
+  tokenFills: resource<{ ticker: string }, TokenActivityQuery, undefined, TokenFillsPage>(
+    'GET /v1/tokens/tk20/{ticker}/fills',
+  ),
 } as const;
 
 export type AnyResource = Resource<Record<string, string>, QueryValues, unknown, unknown>;

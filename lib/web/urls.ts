@@ -10,6 +10,7 @@ export type QueryValues = Record<string, string | number | boolean | bigint | nu
 /** The same-origin prefix that forwards to /v1 with the server key attached on the server. */
 export const EXPLORER_API_PREFIX = '/api/explorer';
 export const LIVE_STREAM_PATH = '/api/stream';
+export const FEE_HISTORY_PATH = '/api/fee-history';
 
 function queryString(query: QueryValues | undefined): string {
   if (query === undefined) return '';
@@ -88,7 +89,8 @@ export const pages = {
   home: () => '/',
   block: (hash: string) => `/blocks/${hash}`,
   transaction: (id: string) => `/tx/${id}`,
-  address: (address: string) => `/address/${pathSegment(address)}`,
+  address: (address: string, acceptedOnly = false) =>
+    `/address/${pathSegment(address)}${queryString({ accepted_only: acceptedOnly ? true : undefined })}`,
   daaRange: (start: bigint | string, end: bigint | string, query?: QueryValues) => `/daa/${start}/${end}${queryString(query)}`,
   mempool: () => '/mempool',
   fees: () => '/fees',
@@ -97,7 +99,8 @@ export const pages = {
   search: (query?: string) => `/search${queryString({ q: query })}`,
   docs: (anchor?: string) => `/docs${anchor === undefined ? '' : `#${anchor}`}`,
   console: (request?: ConsoleRequest) => `/console${request === undefined ? '' : consoleQuery(request)}`,
-  addressCsv: (address: string) => `/address/${pathSegment(address)}/csv`,
+  addressCsv: (address: string, acceptedOnly = false) =>
+    `/address/${pathSegment(address)}/csv${queryString({ accepted_only: acceptedOnly ? true : undefined })}`,
 } as const;
 
 /** An absolute URL for sharing (OpenGraph, copy link), from the site origin. */

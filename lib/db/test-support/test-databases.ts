@@ -18,6 +18,8 @@ export interface TestBackend {
 
 export interface TestDatabase {
   db: Db;
+  /** What openDb was given: `memory://`, the PGlite data directory, or the scratch database's postgres URL. */
+  url: string;
   /** The PGlite data directory, when the backend is an on-disk PGlite. */
   dataDir?: string;
   /** Opens another independent connection (pool) to the same database, e.g. to race two migration runners. */
@@ -34,6 +36,7 @@ function pgliteBackend(onDisk: boolean): TestBackend {
       const db = await openDb({ url: dataDir ?? 'memory://' });
       return {
         db,
+        url: dataDir ?? 'memory://',
         dataDir,
         openAnother: async () => db,
         async dispose() {
@@ -64,6 +67,7 @@ function postgresBackend(adminUrl: string): TestBackend {
       const db = await openAnother();
       return {
         db,
+        url: url.toString(),
         openAnother,
         async dispose() {
           await Promise.all(opened.map((each) => each.close()));

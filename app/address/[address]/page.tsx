@@ -1,0 +1,95 @@
+import type { Metadata } from 'next';
+import { AddressBalance } from '@/components/address/address-balance';
+import { AddressHistory } from '@/components/address/address-history';
+import { AddressQr } from '@/components/address/address-qr';
+import { ShowApiCall } from '@/components/show-api-call';
+import { CopyButton, ErrorState } from '@/components/ui';
+import type { NodeUtxoEntry } from '@/lib/api/node-format';
+import { callV1 } from '@/lib/runtime/explorer';
+import { ADDRESS_HISTORY_PAGE_SIZE, type AddressHistoryPage } from '@/lib/web/resources';
+import { pages } from '@/lib/web/urls';
+
+export const dynamic = 'force-dynamic';
+
+interface PageProps {
+  params: Promise<{ address: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+export async function generateMetadata({ params }: PageProps): Promise<Metadata> {
+  const address = decoded((await params).address);
+  return {
+    title: `Address ${address}`,
+    description: `Balance, UTXOs and the full transaction history of the Kaspa address ${address}.`,
+    alternates: { canonical: pages.address(address) },
+  };
+}
+
+export default async function AddressPage({ params, searchParams }: PageProps) {
+  const address = decoded((await params).address);
+  const acceptedOnly = (await searchParams).accepted_only === 'true';
+  const [history, utxos] = await Promise.all([
+    callV1('GET /v1/addresses/{address}/transactions', {
+      params: { address },
+      query: { limit: ADDRESS_HISTORY_PAGE_SIZE, accepted_only: acceptedOnly || undefined },
+    }),
+    callV1('POST /v1/rpc/getUtxosByAddresses', { body: { addresses: [address] } }),
+  ]);
+
+  if (history.status !== 200) {
+    const problem = history.body as { title?: string; detail?: string };
+    return (
+      <main className="mx-auto max-w-7xl px-4 py-6">
+        <h1 className="mb-4 text-xl font-semibold">Address</h1>
+        <ErrorState title={problem.title ?? 'Not a valid address'} detail={problem.detail ?? address} />
+      </main>
+    );
+  }
+
+  return (
+    <main className="mx-auto max-w-7xl space-y-6 px-4 py-6">
+      <header className="flex flex-col gap-4 sm:flex-row sm:items-start">
+        <AddressQr address={address} />
+        <div className="min-w-0">
+          <h1 className="text-xl font-semibold">Address</h1>
+          <p className="mt-1 flex items-center font-mono text-sm break-all" data-testid="address-full">
+            {address}
+            <CopyButton text={address} label="Copy address" />
+          </p>
+          <div className="mt-2">
+            <ShowApiCall
+              request={{
+                route: 'GET /v1/addresses/{address}/transactions',
+                params: { address },
+                query: { limit: String(ADDRESS_HISTORY_PAGE_SIZE), ...(acceptedOnly ? { accepted_only: 'true' } : {}) },
+              }}
+            />
+          </div>
+        </div>
+      </header>
+      <AddressBalance
+        address={address}
+        initialUtxos={utxos.status === 200 ? (utxos.body as unknown as { entries: NodeUtxoEntry[] }).entries : null}
+      />
+      <section aria-labelledby="history-heading">
+        <h2 id="history-heading" className="mb-3 text-lg font-semibold">
+          Transactions
+        </h2>
+        <AddressHistory
+          key={String(acceptedOnly)}
+          address={address}
+          acceptedOnly={acceptedOnly}
+          initialPage={history.body as unknown as AddressHistoryPage}
+        />
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,53 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { BlockDetails } from '@/components/block/block-details';
+import { problemText, RequestProblem } from '@/components/block/request-problem';
+import { pageV1, plainMetadata, shareMetadata } from '@/lib/runtime/page-support';
+import type { resources, ResultOf } from '@/lib/web/resources';
+import { formatInteger, shortHash } from '@/lib/web/format';
+import { pages } from '@/lib/web/urls';
+
+type BlockResult = ResultOf<typeof resources.block>;
+interface Props {
+  params: Promise<{ hash: string }>;
+}
+
+function loadBlock(hash: string) {
+  return pageV1('POST /v1/rpc/getBlock', { body: { hash, includeTransactions: true } });
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { hash } = await params;
+  const result = await loadBlock(hash);
+  if (result.status !== 200) {
+    return plainMetadata(result.status === 404 ? 'Block not found' : result.status === 400 ? 'Invalid block hash' : 'Block');
+  }
+  const { block } = result.body as unknown as BlockResult;
+  const chain = block.verboseData?.isChainBlock ? 'chain block' : 'block off the selected chain';
+  return shareMetadata({
+    path: pages.block(hash),
+    title: `Block ${shortHash(hash)}`,
+    description: `Kaspa ${chain} at DAA score ${formatInteger(block.header.daaScore)}, blue score ${formatInteger(
+      block.header.blueScore,
+    )}, with ${block.transactions.length} transaction${block.transactions.length === 1 ? '' : 's'}.`,
+    largeImage: true,
+  });
+}
+
+export default async function BlockPage({ params }: Props) {
+  const { hash } = await params;
+  const result = await loadBlock(hash);
+  if (result.status === 404) notFound();
+  if (result.status !== 200) {
+    return (
+      <RequestProblem
+        heading={result.status === 400 ? 'Invalid block hash' : 'Could not load the block'}
+        problem={problemText(result.status, result.body)}
+        backHref={pages.home()}
+      >
+        {result.status === 400 && <p className="mt-2">A block hash is 64 hexadecimal characters (0–9, a–f).</p>}
+      </RequestProblem>
+    );
+  }
+  return <BlockDetails hash={hash} initialData={result.body as unknown as BlockResult} />;
+}

@@ -1,0 +1,56 @@
+import type { Metadata } from 'next';
+import { ApiConsole } from '@/components/console/api-console';
+import { getRuntime } from '@/lib/runtime';
+import { shareMetadata } from '@/lib/runtime/page-support';
+import { pages, parseConsoleRequest } from '@/lib/web/urls';
+import { loadLiveOperations } from './live-examples';
+
+export const dynamic = 'force-dynamic';
+
+interface Props {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+export async function generateMetadata(): Promise<Metadata> {
+  return shareMetadata({
+    path: pages.console(),
+    title: 'API console',
+    description: 'Try every dagboard /v1 endpoint from the browser with your API key: live examples, costs, code snippets.',
+  });
+}
+
+function searchOf(values: Record<string, string | string[] | undefined>): URLSearchParams {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(values)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined) search.set(name, first);
+  }
+  return search;
+}
+
+/** The "try it" console: the operations of the OpenAPI document with live examples; calls go from the browser
+ *  straight to /v1 with the visitor's key. The demo key (embedded devnet only) is meant for visitors. */
+export default async function ConsolePage({ searchParams }: Props) {
+  const [{ groups }, runtime, search] = await Promise.all([loadLiveOperations(), getRuntime(), searchParams]);
+  const routes = groups.flatMap((group) => group.operations.map((operation) => operation.route));
+  const initialRequest = parseConsoleRequest(searchOf(search), routes);
+  return (
+    <main className="mx-auto max-w-7xl space-y-4 px-4 py-6">
+      <h1 className="text-xl font-semibold">API console</h1>
+      <p className="max-w-3xl text-sm text-slate-700 dark:text-slate-300">
+        Pick an endpoint, fill in its parameters (prefilled from the live chain) and send it to <code>/v1</code> with
+        your API key. Each call is metered like any other client&apos;s.
+      </p>
+      {groups.length === 0 ? (
+        <p role="alert">The API description could not be loaded; try again in a moment.</p>
+      ) : (
+        <ApiConsole
+          key={JSON.stringify(initialRequest)}
+          groups={groups}
+          initialRequest={initialRequest}
+          demoApiKey={runtime.api.demoApiKey}
+        />
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,101 @@
+import type { Metadata } from 'next';
+import { notFound, permanentRedirect } from 'next/navigation';
+import { TokenActivity } from '@/components/tokens/token-activity';
+import { TokenCharts, INITIAL_CHART_INTERVAL } from '@/components/tokens/token-charts';
+import { percentText, tokenAmount } from '@/components/tokens/token-format';
+import { TokenOverview } from '@/components/tokens/token-overview';
+import { ErrorState } from '@/components/ui';
+import { pageV1, plainMetadata, shareMetadata } from '@/lib/runtime/page-support';
+import {
+  TOKEN_ACTIVITY_PAGE_SIZE,
+  type TokenChart,
+  type TokenFillsPage,
+  type TokenHoldersPage,
+  type TokenMetadata,
+  type TokenOperationsPage,
+} from '@/lib/web/resources';
+import { pages } from '@/lib/web/urls';
+
+export const dynamic = 'force-dynamic';
+
+interface Props {
+  params: Promise<{ ticker: string }>;
+}
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function loadMetadata(ticker: string) {
+  return pageV1('GET /v1/tokens/tk20/{ticker}/metadata', { params: { ticker } });
+}
+
+function describe(token: TokenMetadata): string {
+  const max = BigInt(token.maxSupply);
+  const minted = tokenAmount(token.totalMinted, token.decimal);
+  const supply =
+    max === 0n
+      ? `${minted} minted (no maximum supply)`
+      : `${minted} of ${tokenAmount(max, token.decimal)} minted (${percentText(Number((BigInt(token.totalMinted) * 10_000n) / max) / 100)})`;
+  return `KRC-20 token ${token.ticker}: ${supply}, ${token.holderTotal.toLocaleString('en')} holders, ${token.transferTotal.toLocaleString('en')} transfers. Price chart, holders and mint history.`;
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const ticker = decoded((await params).ticker);
+  const metadata = await loadMetadata(ticker);
+  if (metadata.status !== 200) return plainMetadata(metadata.status === 404 ? 'Token not found' : 'Token');
+  const token = (metadata.body as unknown as { result: TokenMetadata }).result;
+  return shareMetadata({ path: pages.token(token.ticker), title: `${token.ticker} (KRC-20)`, description: describe(token) });
+}
+
+export default async function TokenPage({ params }: Props) {
+  const ticker = decoded((await params).ticker);
+  if (ticker !== ticker.toLowerCase()) permanentRedirect(pages.token(ticker));
+  const activity = { params: { ticker }, query: { limit: TOKEN_ACTIVITY_PAGE_SIZE } };
+  const [metadata, candles, stats, holders, operations, fills] = await Promise.all([
+    loadMetadata(ticker),
+    pageV1('GET /v1/tokens/tk20/{ticker}/chart', { params: { ticker }, query: { type: 'candles', interval: INITIAL_CHART_INTERVAL } }),
+    pageV1('GET /v1/tokens/tk20/{ticker}/chart', { params: { ticker }, query: { type: 'stats', interval: INITIAL_CHART_INTERVAL } }),
+    pageV1('GET /v1/tokens/tk20/{ticker}/holders', activity),
+    pageV1('GET /v1/tokens/tk20/{ticker}/operations', activity),
+    pageV1('GET /v1/tokens/tk20/{ticker}/fills', activity),
+  ]);
+  if (metadata.status === 404) notFound();
+  if (metadata.status !== 200) {
+    const problem = metadata.body as { title?: string; detail?: string };
+    return (
+      <main className="mx-auto max-w-7xl px-4 py-6">
+        <h1 className="mb-4 text-xl font-semibold">Token {ticker.toUpperCase()}</h1>
+        <ErrorState title={problem.title ?? 'The token could not be loaded'} detail={problem.detail ?? ''} />
+      </main>
+    );
+  }
+  const token = (metadata.body as unknown as { result: TokenMetadata }).result;
+  return (
+    <main className="mx-auto max-w-7xl space-y-6 px-4 py-6">
+      <header>
+        <p className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">KRC-20 token</p>
+        <h1 className="font-mono text-2xl font-semibold" data-testid="token-ticker">
+          {token.ticker}
+        </h1>
+      </header>
+      <TokenOverview ticker={ticker} initial={token} />
+      <TokenCharts
+        ticker={ticker}
+        initialCandles={candles.status === 200 ? (candles.body as unknown as TokenChart) : null}
+        initialStats={stats.status === 200 ? (stats.body as unknown as TokenChart) : null}
+      />
+      <TokenActivity
+        ticker={ticker}
+        initial={token}
+        initialHolders={holders.status === 200 ? (holders.body as unknown as TokenHoldersPage) : undefined}
+        initialOperations={operations.status === 200 ? (operations.body as unknown as TokenOperationsPage) : undefined}
+        initialFills={fills.status === 200 ? (fills.body as unknown as TokenFillsPage) : undefined}
+      />
+    </main>
+  );
+}

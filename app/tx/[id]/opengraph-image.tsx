@@ -1,0 +1,47 @@
+import { PREVIEW_CONTENT_TYPE, PREVIEW_SIZE, previewImage } from '@/components/block/preview-image';
+import type { IndexedTransactionView } from '@/lib/api/indexed-format';
+import type { NodeMempoolEntry } from '@/lib/api/node-format';
+import { pageV1 } from '@/lib/runtime/page-support';
+import { formatInteger, kasDisplay } from '@/lib/web/format';
+
+export const alt = 'A Kaspa transaction on dagboard';
+export const size = PREVIEW_SIZE;
+export const contentType = PREVIEW_CONTENT_TYPE;
+
+export default async function TransactionPreview({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const indexed = await pageV1('GET /v1/transactions/{id}', { params: { id }, query: { include_payload: true } });
+  if (indexed.status === 200) {
+    const { transaction } = indexed.body as unknown as { transaction: IndexedTransactionView };
+    const moved = transaction.outputs.reduce((sum, output) => sum + BigInt(output.amount), 0n);
+    return previewImage({
+      kind: 'Transaction',
+      identifier: id,
+      status: transaction.isAccepted
+        ? { text: `Accepted, ${formatInteger(transaction.confirmations)} confirmations`, tone: 'ok' }
+        : { text: 'Not accepted yet', tone: 'warn' },
+      facts: [
+        { label: 'Amount', value: kasDisplay(moved) },
+        { label: 'Inputs', value: formatInteger(transaction.inputs.length) },
+        { label: 'Outputs', value: formatInteger(transaction.outputs.length) },
+        { label: 'Mass', value: `${formatInteger(transaction.mass)} g` },
+      ],
+    });
+  }
+  const pending = await pageV1('POST /v1/rpc/getMempoolEntry', {
+    body: { transactionId: id, includeOrphanPool: true, filterTransactionPool: false },
+  });
+  if (pending.status === 200) {
+    const { mempoolEntry } = pending.body as unknown as { mempoolEntry: NodeMempoolEntry };
+    return previewImage({
+      kind: 'Transaction',
+      identifier: id,
+      status: { text: 'Pending in the mempool', tone: 'wait' },
+      facts: [
+        { label: 'Amount', value: kasDisplay(mempoolEntry.transaction.outputs.reduce((sum, output) => sum + BigInt(output.value), 0n)) },
+        { label: 'Fee', value: kasDisplay(mempoolEntry.fee, 8) },
+      ],
+    });
+  }
+  return previewImage({ kind: 'Transaction', identifier: id, status: { text: indexed.status === 404 ? 'Not found' : 'Invalid id', tone: 'warn' }, facts: [] });
+}

@@ -1,0 +1,94 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { problemText, RequestProblem } from '@/components/block/request-problem';
+import { decodeKrc20Operation } from '@/components/transaction/krc20-operation';
+import { PendingTransaction } from '@/components/transaction/pending-transaction';
+import { TransactionDetails } from '@/components/transaction/transaction-details';
+import type { NodeMempoolEntry } from '@/lib/api/node-format';
+import { getRuntime } from '@/lib/runtime';
+import { pageV1, plainMetadata, shareMetadata } from '@/lib/runtime/page-support';
+import { kasDisplay, shortHash } from '@/lib/web/format';
+import type { resources, ResultOf } from '@/lib/web/resources';
+import { pages } from '@/lib/web/urls';
+
+type TransactionResult = ResultOf<typeof resources.transaction>;
+interface Props {
+  params: Promise<{ id: string }>;
+}
+
+/** The indexed transaction, or the mempool entry when the indexer has not seen it yet. */
+async function loadTransaction(id: string) {
+  const indexed = await pageV1('GET /v1/transactions/{id}', { params: { id }, query: { include_payload: true } });
+  if (indexed.status !== 404) return { indexed, pending: null };
+  const mempool = await pageV1('POST /v1/rpc/getMempoolEntry', {
+    body: { transactionId: id, includeOrphanPool: true, filterTransactionPool: false },
+  });
+  const pending = mempool.status === 200 ? (mempool.body as unknown as { mempoolEntry: NodeMempoolEntry }).mempoolEntry : null;
+  return { indexed, pending };
+}
+
+function outputTotal(outputs: readonly { amount?: string; value?: string }[]): bigint {
+  return outputs.reduce((sum, output) => sum + BigInt(output.amount ?? output.value ?? '0'), 0n);
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { id } = await params;
+  const { indexed, pending } = await loadTransaction(id);
+  const title = `Transaction ${shortHash(id)}`;
+  if (indexed.status === 200) {
+    const { transaction } = indexed.body as unknown as TransactionResult;
+    const status = transaction.isAccepted ? `accepted, ${transaction.confirmations} confirmations` : 'not accepted yet';
+    return shareMetadata({
+      path: pages.transaction(id),
+      title,
+      description: `Kaspa transaction (${status}): ${transaction.inputs.length} inputs, ${transaction.outputs.length} outputs moving ${kasDisplay(
+        outputTotal(transaction.outputs),
+      )}.`,
+      largeImage: true,
+    });
+  }
+  if (pending !== null) {
+    return shareMetadata({
+      path: pages.transaction(id),
+      title,
+      description: `Pending Kaspa transaction in the mempool, moving ${kasDisplay(outputTotal(pending.transaction.outputs))}.`,
+      largeImage: true,
+    });
+  }
+  return plainMetadata(indexed.status === 404 ? 'Transaction not found' : indexed.status === 400 ? 'Invalid transaction id' : 'Transaction');
+}
+
+export default async function TransactionPage({ params }: Props) {
+  const { id } = await params;
+  const { indexed, pending } = await loadTransaction(id);
+  const prefix = await (await getRuntime()).api.context.addressPrefix();
+  if (indexed.status === 200) {
+    const initialData = indexed.body as unknown as TransactionResult;
+    const { transaction } = initialData;
+    const krc20 = decodeKrc20Operation(
+      {
+        payload: transaction.payload,
+        inputs: transaction.inputs.map((input) => ({
+          signatureScript: input.signatureScript,
+          previousAddress: input.previousOutput.scriptPublicKeyAddress,
+        })),
+      },
+      prefix,
+    );
+    return <TransactionDetails id={id} initialData={initialData} krc20={krc20} />;
+  }
+  if (pending !== null) {
+    const krc20 = decodeKrc20Operation(pending.transaction, prefix);
+    return <PendingTransaction id={id} entry={pending} krc20={krc20} />;
+  }
+  if (indexed.status === 404) notFound();
+  return (
+    <RequestProblem
+      heading={indexed.status === 400 ? 'Invalid transaction id' : 'Could not load the transaction'}
+      problem={problemText(indexed.status, indexed.body)}
+      backHref={pages.home()}
+    >
+      {indexed.status === 400 && <p className="mt-2">A transaction id is 64 hexadecimal characters (0–9, a–f).</p>}
+    </RequestProblem>
+  );
+}

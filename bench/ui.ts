@@ -1,0 +1,342 @@
+/**
+ * Page performance of the explorer in Debian's Chromium (Playwright, /usr/bin/chromium), per page: LCP, first-load
+ * JS gzipped, and for the dashboard the block-to-screen delay.
+ *
+ * Usage:
+ *   npx next build && npx tsx bench/ui.ts                 starts `next start` on --port (default 3290) against a
+ *                                                           fresh embedded devnet (in-memory database, no persistence)
+ *                                                           and stops it at the end
+ *   npx tsx bench/ui.ts --url http://127.0.0.1:3000         measures a running server instead (started by you)
+ * Options: --runs 3 (cold loads per page; the median is printed), --blocks 60 (blocks timed for block-to-screen, at
+ * least 50), --pages /,/mempool (only these page names from PAGES below; default all).
+ *
+ * Figures:
+ *   TTFB           navigation timing responseStart (server time to first byte), to read LCP against.
+ *   LCP            the last `largest-contentful-paint` entry (PerformanceObserver, buffered) 1 s after `load`, in a
+ *                  fresh browser context (cold cache) per run.
+ *   first-load JS  every script response the page fetched up to `load`, each body gzip-compressed (zlib default
+ *                  level, as `next start` serves it), summed.
+ *   block-to-screen  for each block the node adds while the dashboard is open: the moment the dashboard first
+ *                  painted an element for it (a MutationObserver in the page notes the element, the next animation
+ *                  frame stamps Date.now()) minus `receivedAt`, the server's Date.now() when its live hub received the
+ *                  node's BlockAdded notification (read from the block event itself). Same machine, same clock. The
+ *                  baseline, measured in the same run, is the stream alone: when this script's own SSE client
+ *                  received the same event, minus `receivedAt`. Also printed, for information: paint time minus the
+ *                  block's header timestamp (mined-to-screen, includes the simulated miners' network delay).
+ * Goals: LCP ≤ 1 s, first-load JS ≤ 200 KB gzipped, block-to-screen p95 ≤ 1 s.
+ *
+ * Pages are listed in PAGES: each names a path, possibly built from live chain data (a recent block, transaction,
+ * address, DAA range); a page answering 404 (not built yet) is skipped with a note.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { explorerApiPath, LIVE_STREAM_PATH, pages } from '../lib/web/urls';
+
+const { values } = parseArgs({
+  options: {
+    url: { type: 'string' },
+    port: { type: 'string', default: '3290' },
+    runs: { type: 'string', default: '3' },
+    blocks: { type: 'string', default: '60' },
+    pages: { type: 'string' },
+  },
+});
+
+const runs = Math.max(1, Number(values.runs));
+const blocksWanted = Math.max(50, Number(values.blocks));
+
+interface ChainSample {
+  sink: string;
+  virtualDaaScore: bigint;
+  transactionId: string | undefined;
+  address: string | undefined;
+}
+
+interface PageSpec {
+  name: string;
+  path: (sample: ChainSample) => string | undefined;
+}
+
+/** Add pages here; `path` returns undefined when the chain has nothing to show yet. */
+const PAGES: PageSpec[] = [
+  { name: '/', path: () => pages.home() },
+  { name: '/blocks/<hash>', path: (sample) => pages.block(sample.sink) },
+  { name: '/tx/<id>', path: (sample) => (sample.transactionId === undefined ? undefined : pages.transaction(sample.transactionId)) },
+  { name: '/address/<addr>', path: (sample) => (sample.address === undefined ? undefined : pages.address(sample.address)) },
+  { name: '/daa/<start>/<end>', path: (sample) => pages.daaRange(sample.virtualDaaScore - 30n, sample.virtualDaaScore - 20n) },
+  { name: '/mempool', path: () => pages.mempool() },
+  { name: '/fees', path: () => pages.fees() },
+  { name: '/tokens', path: () => pages.tokens() },
+  { name: '/console', path: () => pages.console() },
+  { name: '/docs', path: () => pages.docs() },
+];
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+function median(list: number[]): number {
+  return percentile([...list].sort((a, b) => a - b), 50);
+}
+
+async function waitForHealth(base: string, server: ChildProcess | undefined): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (server !== undefined && server.exitCode !== null) throw new Error(`next start exited with ${server.exitCode}`);
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(500);
+  }
+  throw new Error(`${base} did not become healthy within 180 s`);
+}
+
+function startServer(port: number): { process: ChildProcess; dataDir: string } {
+  const dataDir = mkdtempSync(join(tmpdir(), 'dagboard-bench-ui-'));
+  const child = spawn('npx', ['next', 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    detached: true,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: '1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: 'memory://',
+      DEVNET_PERSIST: 'false',
+      DEVNET_SEED: 'bench-ui',
+      DEVNET_RPC_PORT: '0',
+    },
+  });
+  return { process: child, dataDir };
+}
+
+async function stopServer(server: { process: ChildProcess; dataDir: string }): Promise<void> {
+  const pid = server.process.pid;
+  if (pid !== undefined && server.process.exitCode === null) {
+    const exited = new Promise((resolve) => server.process.once('exit', resolve));
+    process.kill(-pid, 'SIGTERM');
+    await Promise.race([exited, sleep(10_000)]);
+    if (server.process.exitCode === null) process.kill(-pid, 'SIGKILL');
+  }
+  rmSync(server.dataDir, { recursive: true, force: true });
+}
+
+async function explorer<T>(base: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${base}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+interface SampleBlock {
+  transactions: { outputs: { verboseData?: { scriptPublicKeyAddress: string } }[]; verboseData?: { transactionId: string } }[];
+}
+
+async function sampleChain(base: string): Promise<ChainSample> {
+  const info = await explorer<{ sink: string; virtualDaaScore: string }>(base, explorerApiPath('GET /v1/rpc/getBlockDagInfo'));
+  const { block } = await explorer<{ block: SampleBlock }>(base, explorerApiPath('POST /v1/rpc/getBlock'), {
+    hash: info.sink,
+    includeTransactions: true,
+  });
+  const transaction = block.transactions[1] ?? block.transactions[0];
+  return {
+    sink: info.sink,
+    virtualDaaScore: BigInt(info.virtualDaaScore),
+    transactionId: transaction?.verboseData?.transactionId,
+    address: block.transactions[0]?.outputs[0]?.verboseData?.scriptPublicKeyAddress,
+  };
+}
+
+interface LoadFigures {
+  status: number;
+  ttfbMs: number;
+  lcpMs: number;
+  jsGzipBytes: number;
+  scripts: number;
+}
+
+async function loadOnce(browser: Browser, url: string): Promise<LoadFigures> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const bodies: Promise<number>[] = [];
+  let loaded = false;
+  page.on('response', (response) => {
+    if (loaded || response.request().resourceType() !== 'script') return;
+    bodies.push(response.body().then((body) => gzipSync(body).length, () => 0));
+  });
+  const response = await page.goto(url, { waitUntil: 'load' });
+  loaded = true;
+  await sleep(1_000);
+  const lcpMs = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        new PerformanceObserver((list) => {
+          const entries = list.getEntries();
+          resolve(entries.at(-1)?.startTime ?? Number.NaN);
+        }).observe({ type: 'largest-contentful-paint', buffered: true });
+        setTimeout(() => resolve(Number.NaN), 2_000);
+      }),
+  );
+  const ttfbMs = await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).responseStart);
+  const sizes = await Promise.all(bodies);
+  await context.close();
+  return { status: response?.status() ?? 0, ttfbMs, lcpMs, jsGzipBytes: sizes.reduce((sum, size) => sum + size, 0), scripts: sizes.length };
+}
+
+interface StreamBlock {
+  hash: string;
+  timestamp: number;
+  receivedAt: number;
+  /** When this script's SSE client read the event. */
+  readAt: number;
+}
+
+/** Reads the live stream in this process, keeping the block events that were not part of the connect replay. */
+function watchStream(base: string, since: number, into: Map<string, StreamBlock>): AbortController {
+  const controller = new AbortController();
+  void (async () => {
+    const response = await fetch(`${base}${LIVE_STREAM_PATH}`, { signal: controller.signal });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      const readAt = Date.now();
+      buffer += value;
+      const messages = buffer.split('\n\n');
+      buffer = messages.pop() ?? '';
+      for (const message of messages) {
+        const lines = message.split('\n');
+        if (lines[0] !== 'event: block') continue;
+        const data = JSON.parse((lines[1] ?? '').slice('data: '.length)) as Omit<StreamBlock, 'readAt'>;
+        if (data.receivedAt >= since) into.set(data.hash, { hash: data.hash, timestamp: data.timestamp, receivedAt: data.receivedAt, readAt });
+      }
+    }
+  })().catch((error: unknown) => {
+    if (!controller.signal.aborted) console.error(`stream reader: ${String(error)}`);
+  });
+  return controller;
+}
+
+async function blockToScreen(browser: Browser, base: string): Promise<void> {
+  const context = await browser.newContext();
+  const page: Page = await context.newPage();
+  await page.addInitScript(() => {
+    const seen: Record<string, number> = {};
+    (window as unknown as { __blockSeen: Record<string, number> }).__blockSeen = seen;
+    new MutationObserver((mutations) => {
+      const fresh: string[] = [];
+      for (const mutation of mutations) {
+        for (const node of mutation.addedNodes) {
+          if (!(node instanceof Element)) continue;
+          for (const element of [node, ...node.querySelectorAll('[data-hash],[data-block-hash]')]) {
+            const hash = element.getAttribute('data-hash') ?? element.getAttribute('data-block-hash');
+            if (hash !== null && seen[hash] === undefined) fresh.push(hash);
+          }
+        }
+      }
+      if (fresh.length === 0) return;
+      requestAnimationFrame(() => {
+        const at = Date.now();
+        for (const hash of fresh) seen[hash] ??= at;
+      });
+    }).observe(document, { subtree: true, childList: true });
+  });
+  await page.goto(`${base}${pages.home()}`, { waitUntil: 'load' });
+  await page.locator('[data-live-status="live"]').waitFor({ timeout: 30_000 });
+  const since = Date.now();
+  const streamed = new Map<string, StreamBlock>();
+  const reader = watchStream(base, since, streamed);
+  const deadline = Date.now() + 120_000;
+  let seen: Record<string, number> = {};
+  let matched: StreamBlock[] = [];
+  while (Date.now() < deadline) {
+    await sleep(1_000);
+    seen = await page.evaluate(() => (window as unknown as { __blockSeen: Record<string, number> }).__blockSeen);
+    matched = [...streamed.values()].filter((block) => seen[block.hash] !== undefined);
+    if (matched.length >= blocksWanted) break;
+  }
+  reader.abort();
+  await context.close();
+  const toScreen = matched.map((block) => seen[block.hash]! - block.receivedAt).sort((a, b) => a - b);
+  const stream = matched.map((block) => block.readAt - block.receivedAt).sort((a, b) => a - b);
+  const mined = matched.map((block) => seen[block.hash]! - block.timestamp).sort((a, b) => a - b);
+  const missing = streamed.size - matched.length;
+  const line = (label: string, sorted: number[]) =>
+    `  ${label.padEnd(34)} p50 ${percentile(sorted, 50).toFixed(0).padStart(5)} ms   p95 ${percentile(sorted, 95).toFixed(0).padStart(5)} ms   max ${(sorted.at(-1) ?? Number.NaN).toFixed(0).padStart(5)} ms`;
+  console.log(`\nblock-to-screen on / over ${matched.length} blocks (${missing} streamed blocks not painted in time):`);
+  console.log(line('stream only (baseline, SSE client)', stream));
+  console.log(line('block-to-screen (goal p95 ≤ 1000)', toScreen));
+  console.log(line('mined-to-screen (header timestamp)', mined));
+  if (matched.length < 50) console.log('  fewer than 50 blocks matched: figures are not representative');
+}
+
+async function assertPortFree(port: number): Promise<void> {
+  const taken = await fetch(`http://127.0.0.1:${port}/`).then(
+    () => true,
+    () => false,
+  );
+  if (taken) throw new Error(`port ${port} is already in use; pick another with --port or measure it with --url`);
+}
+
+async function main(): Promise<void> {
+  const port = Number(values.port);
+  if (values.url === undefined) await assertPortFree(port);
+  const server = values.url === undefined ? startServer(port) : undefined;
+  const base = values.url ?? `http://127.0.0.1:${port}`;
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    await waitForHealth(base, server?.process);
+    let sample = await sampleChain(base);
+    for (let attempt = 0; attempt < 30 && sample.transactionId === undefined; attempt++) {
+      await sleep(1_000);
+      sample = await sampleChain(base);
+    }
+    const wanted = values.pages?.split(',').map((name) => name.trim());
+    console.log(`UI bench against ${base}, ${runs} cold load(s) per page, medians`);
+    console.log(`${'page'.padEnd(22)} ${'TTFB ms'.padStart(8)} ${'LCP ms'.padStart(8)} ${'JS gz KB'.padStart(9)} ${'scripts'.padStart(8)}  goals: LCP ≤ 1000 ms, JS ≤ 200 KB`);
+    for (const spec of PAGES) {
+      if (wanted !== undefined && !wanted.includes(spec.name)) continue;
+      const path = spec.path(sample);
+      if (path === undefined) {
+        console.log(`${spec.name.padEnd(22)} skipped: no chain data for it yet`);
+        continue;
+      }
+      const figures: LoadFigures[] = [];
+      for (let run = 0; run < runs; run++) figures.push(await loadOnce(browser, `${base}${path}`));
+      if (figures.some((figure) => figure.status === 404)) {
+        console.log(`${spec.name.padEnd(22)} skipped: ${path} answers 404 (page not built)`);
+        continue;
+      }
+      const ttfb = median(figures.map((figure) => figure.ttfbMs));
+      const lcp = median(figures.map((figure) => figure.lcpMs));
+      const js = median(figures.map((figure) => figure.jsGzipBytes)) / 1024;
+      const flag = lcp <= 1000 && js <= 200 ? '' : '  over goal';
+      console.log(
+        `${spec.name.padEnd(22)} ${ttfb.toFixed(0).padStart(8)} ${lcp.toFixed(0).padStart(8)} ${js.toFixed(1).padStart(9)} ${String(figures[0]!.scripts).padStart(8)}${flag}`,
+      );
+    }
+    if (wanted === undefined || wanted.includes('/')) await blockToScreen(browser, base);
+  } finally {
+    await browser.close();
+    if (server !== undefined) await stopServer(server);
+  }
+}
+
+await main();

@@ -1,0 +1,180 @@
+'use client';
+
+import Link from 'next/link';
+import { useMemo, useState } from 'react';
+import type { AddressTransactionView } from '@/lib/api/indexed-format';
+import { useCursorPages, useResource } from '@/lib/web/queries';
+import { ADDRESS_HISTORY_PAGE_SIZE, resources, type AddressHistoryPage } from '@/lib/web/resources';
+import { pages } from '@/lib/web/urls';
+import { LoadMore } from '../load-more';
+import { EmptyState, ErrorState, Kas, TimeAgo, TransactionLink } from '../ui';
+
+const NEWER_POLL_MS = 4_000;
+const NEWER_BATCH = 100;
+
+function nextCursor(page: AddressHistoryPage): string | undefined {
+  return page.metadata.hasMore ? page.transactions.at(-1)?.transactionId : undefined;
+}
+
+function Status({ transaction }: { transaction: AddressTransactionView }) {
+  if (!transaction.isAccepted) {
+    return (
+      <span className="text-amber-700 dark:text-amber-400" title="No chain block has accepted this transaction yet">
+        not accepted
+      </span>
+    );
+  }
+  return (
+    <span className="text-emerald-700 dark:text-emerald-400" title="Accepted by a chain block">
+      {transaction.confirmations.toLocaleString('en')} conf.
+    </span>
+  );
+}
+
+function HistoryRow({ transaction }: { transaction: AddressTransactionView }) {
+  const change = BigInt(transaction.balanceChange);
+  return (
+    <tr className="border-t border-slate-200 dark:border-slate-800" data-testid="history-row" data-txid={transaction.transactionId}>
+      <td className="py-2 pr-3">
+        <TransactionLink id={transaction.transactionId} />
+      </td>
+      <td className="py-2 pr-3 text-slate-600 dark:text-slate-400">
+        <TimeAgo time={transaction.blockTime} />
+      </td>
+      <td className="py-2 pr-3">
+        <Status transaction={transaction} />
+      </td>
+      <td
+        className={`py-2 pr-3 text-right ${change < 0n ? 'text-red-700 dark:text-red-400' : 'text-emerald-700 dark:text-emerald-400'}`}
+      >
+        <Kas sompi={change} signed />
+      </td>
+      <td className="hidden py-2 text-right text-slate-600 sm:table-cell dark:text-slate-400">
+        {transaction.fee === null ? '—' : <Kas sompi={transaction.fee} digits={8} />}
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * Newest first. Older pages load as the reader scrolls (keyset paging on starting_after) and, once loaded, never
+ * change under the reader. Newer transactions are polled with ending_before the newest one shown and wait behind a
+ * "n new" banner, so live updates never move what the reader is looking at.
+ */
+export function AddressHistory({
+  address,
+  acceptedOnly,
+  initialPage,
+}: {
+  address: string;
+  acceptedOnly: boolean;
+  initialPage: AddressHistoryPage;
+}) {
+  const baseQuery = { limit: ADDRESS_HISTORY_PAGE_SIZE, accepted_only: acceptedOnly || undefined };
+  const history = useCursorPages(resources.addressHistory, { params: { address }, query: baseQuery }, nextCursor, {
+    initialPage,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const [prepended, setPrepended] = useState<AddressTransactionView[]>([]);
+
+  const loaded = useMemo(() => {
+    const seen = new Set<string>();
+    const rows: AddressTransactionView[] = [];
+    for (const transaction of [...prepended, ...(history.data?.pages.flatMap((page) => page.transactions) ?? [])]) {
+      if (seen.has(transaction.transactionId)) continue;
+      seen.add(transaction.transactionId);
+      rows.push(transaction);
+    }
+    return rows;
+  }, [prepended, history.data]);
+
+  const newestId = loaded[0]?.transactionId;
+  const newer = useResource(
+    resources.addressHistory,
+    {
+      params: { address },
+      query: { limit: NEWER_BATCH, accepted_only: acceptedOnly || undefined, ending_before: newestId },
+    },
+    { refetchInterval: NEWER_POLL_MS, enabled: history.isSuccess },
+  );
+  const waiting = (newer.data?.transactions ?? []).filter(
+    (transaction) => !loaded.some((row) => row.transactionId === transaction.transactionId),
+  );
+
+  function handleShowNewer() {
+    setPrepended((current) => [...waiting, ...current]);
+  }
+
+  return (
+    <div>
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <div className="flex items-center gap-3 text-sm">
+          <Link
+            href={pages.address(address, !acceptedOnly)}
+            className="rounded-md border border-slate-300 px-2 py-1 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+            aria-pressed={acceptedOnly}
+            role="button"
+            scroll={false}
+          >
+            {acceptedOnly ? '✓ Accepted only' : 'Accepted only'}
+          </Link>
+          <a
+            href={pages.addressCsv(address, acceptedOnly)}
+            className="rounded-md border border-slate-300 px-2 py-1 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+            download
+          >
+            Export CSV
+          </a>
+        </div>
+        <p className="text-sm text-slate-600 dark:text-slate-400" aria-live="polite">
+          {loaded.length.toLocaleString('en')} shown{history.hasNextPage ? ', more below' : ''}
+        </p>
+      </div>
+
+      {waiting.length > 0 && (
+        <button
+          type="button"
+          onClick={handleShowNewer}
+          className="mb-2 w-full rounded-md bg-teal-700 px-3 py-2 text-sm font-medium text-white hover:bg-teal-800"
+          data-testid="new-transactions-banner"
+        >
+          {waiting.length}
+          {newer.data?.metadata.hasMore ? '+' : ''} new transaction{waiting.length === 1 ? '' : 's'}: show
+        </button>
+      )}
+
+      {history.isError && <ErrorState error={history.error} onRetry={() => void history.refetch()} />}
+      {history.isSuccess && loaded.length === 0 && (
+        <EmptyState>No transactions{acceptedOnly ? ' accepted' : ''} for this address yet. New ones appear here live.</EmptyState>
+      )}
+      {loaded.length > 0 && (
+        <div className="overflow-x-auto">
+          <table className="w-full text-sm" data-testid="address-history">
+            <caption className="sr-only">Transactions of {address}, newest first</caption>
+            <thead>
+              <tr className="text-left text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
+                <th scope="col" className="py-2 pr-3 font-medium">Transaction</th>
+                <th scope="col" className="py-2 pr-3 font-medium">Time</th>
+                <th scope="col" className="py-2 pr-3 font-medium">Status</th>
+                <th scope="col" className="py-2 pr-3 text-right font-medium">Balance change</th>
+                <th scope="col" className="hidden py-2 text-right font-medium sm:table-cell">Fee</th>
+              </tr>
+            </thead>
+            <tbody>
+              {loaded.map((transaction) => (
+                <HistoryRow key={transaction.transactionId} transaction={transaction} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <LoadMore
+        hasNextPage={history.hasNextPage}
+        isFetchingNextPage={history.isFetchingNextPage}
+        fetchNextPage={history.fetchNextPage}
+        loadingLabel="Loading older transactions"
+        buttonLabel="Load older transactions"
+      />
+    </div>
+  );
+}

@@ -1,0 +1,200 @@
+'use client';
+
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { ShowApiCall } from '@/components/show-api-call';
+import { BlockLink, Card, CopyButton, ErrorState, Facts, Kas, TimeAgo, TransactionLink } from '@/components/ui';
+import type { NodeBlock } from '@/lib/api/node-format';
+import { formatInteger } from '@/lib/web/format';
+import { useResource } from '@/lib/web/queries';
+import { resources, type ResultOf } from '@/lib/web/resources';
+import { pages } from '@/lib/web/urls';
+
+const COINBASE_SUBNETWORK = '0100000000000000000000000000000000000000';
+/** Children and chain membership of a block near the tip keep changing; refresh at this pace. */
+const REFRESH_MS = 10_000;
+/** The DAA range link around a block spans this many scores each side. */
+const RANGE_HALF_WIDTH = 50n;
+
+function HashList({ hashes, empty }: { hashes: readonly string[]; empty: string }) {
+  if (hashes.length === 0) return <span className="text-slate-500 dark:text-slate-400">{empty}</span>;
+  return (
+    <ul className="space-y-0.5">
+      {hashes.map((hash) => (
+        <li key={hash}>
+          <BlockLink hash={hash} copy />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Badge({ tone, children }: { tone: 'chain' | 'off'; children: ReactNode }) {
+  const style =
+    tone === 'chain'
+      ? 'border-teal-600 bg-teal-50 text-teal-900 dark:border-teal-500 dark:bg-teal-950 dark:text-teal-100'
+      : 'border-slate-400 bg-slate-100 text-slate-800 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100';
+  return <span className={`rounded-full border px-2 py-0.5 text-xs font-medium ${style}`}>{children}</span>;
+}
+
+function ChainExplanation({ block }: { block: NodeBlock }) {
+  const verbose = block.verboseData;
+  if (verbose === undefined) return null;
+  if (verbose.isChainBlock) {
+    return (
+      <p className="text-sm text-slate-700 dark:text-slate-300">
+        This is a <strong>chain block</strong>: it lies on the selected parent chain of the virtual block. A chain block
+        accepts the transactions of its merge set — its selected parent and the {verbose.mergeSetBluesHashes.length}{' '}
+        blue and {verbose.mergeSetRedsHashes.length} red blocks it merges — so those transactions take effect with it,
+        unless they conflict with one already accepted.
+      </p>
+    );
+  }
+  return (
+    <p className="text-sm text-slate-700 dark:text-slate-300">
+      This block is <strong>not on the selected chain</strong>. Its transactions are not accepted by the block itself:
+      they are accepted by the chain block that merges it (the transaction pages name that accepting block). Blocks leave
+      or join the chain as the DAG grows, so this can still change for blocks near the tip.
+    </p>
+  );
+}
+
+function TransactionsTable({ block }: { block: NodeBlock }) {
+  const totals = block.transactions.reduce((sum, transaction) => sum + transaction.outputs.reduce((s, o) => s + BigInt(o.value), 0n), 0n);
+  if (block.transactions.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">No transactions.</p>;
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">Transactions in this block</caption>
+        <thead className="text-xs uppercase text-slate-500 dark:text-slate-400">
+          <tr>
+            <th scope="col" className="py-1 pr-3 font-medium">Transaction</th>
+            <th scope="col" className="py-1 pr-3 font-medium">Kind</th>
+            <th scope="col" className="py-1 pr-3 text-right font-medium">Inputs</th>
+            <th scope="col" className="py-1 pr-3 text-right font-medium">Outputs</th>
+            <th scope="col" className="py-1 text-right font-medium">Output total</th>
+          </tr>
+        </thead>
+        <tbody>
+          {block.transactions.map((transaction, index) => {
+            const id = transaction.verboseData?.transactionId ?? block.verboseData?.transactionIds[index] ?? '';
+            const total = transaction.outputs.reduce((sum, output) => sum + BigInt(output.value), 0n);
+            return (
+              <tr key={id || index} className="border-t border-slate-100 dark:border-slate-800">
+                <td className="py-1 pr-3">{id === '' ? '—' : <TransactionLink id={id} copy />}</td>
+                <td className="py-1 pr-3">{transaction.subnetworkId === COINBASE_SUBNETWORK ? 'coinbase' : 'transfer'}</td>
+                <td className="py-1 pr-3 text-right tabular-nums">{transaction.inputs.length}</td>
+                <td className="py-1 pr-3 text-right tabular-nums">{transaction.outputs.length}</td>
+                <td className="py-1 text-right">
+                  <Kas sompi={total} />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+        <tfoot>
+          <tr className="border-t border-slate-300 font-medium dark:border-slate-700">
+            <td className="py-1 pr-3">{block.transactions.length} transactions</td>
+            <td className="py-1 pr-3" />
+            <td className="py-1 pr-3 text-right tabular-nums">
+              {block.transactions.reduce((sum, transaction) => sum + transaction.inputs.length, 0)}
+            </td>
+            <td className="py-1 pr-3 text-right tabular-nums">
+              {block.transactions.reduce((sum, transaction) => sum + transaction.outputs.length, 0)}
+            </td>
+            <td className="py-1 text-right">
+              <Kas sompi={totals} />
+            </td>
+          </tr>
+        </tfoot>
+      </table>
+    </div>
+  );
+}
+
+export function BlockDetails({ hash, initialData }: { hash: string; initialData: ResultOf<typeof resources.block> }) {
+  const body = { hash, includeTransactions: true };
+  const query = useResource(resources.block, { body }, { initialData, refetchInterval: REFRESH_MS, staleTime: REFRESH_MS });
+  const block = query.data?.block ?? initialData.block;
+  const { header, verboseData: verbose } = block;
+  const daaScore = BigInt(header.daaScore);
+  const rangeStart = daaScore > RANGE_HALF_WIDTH ? daaScore - RANGE_HALF_WIDTH : 0n;
+  const parents = header.parentsByLevel[0] ?? [];
+
+  return (
+    <main className="mx-auto max-w-7xl space-y-4 px-4 py-6">
+      <div className="flex flex-wrap items-center gap-2">
+        <h1 className="text-2xl font-semibold tracking-tight">Block</h1>
+        {verbose !== undefined && (
+          <Badge tone={verbose.isChainBlock ? 'chain' : 'off'}>{verbose.isChainBlock ? 'Chain block' : 'Not a chain block'}</Badge>
+        )}
+        <span className="ml-auto">
+          <ShowApiCall request={{ route: resources.block.route, body }} />
+        </span>
+      </div>
+      <p className="flex min-w-0 items-center font-mono text-sm break-all" data-testid="block-hash">
+        {hash}
+        <CopyButton text={hash} label="Copy block hash" />
+      </p>
+      {query.error !== null && <ErrorState error={query.error} onRetry={() => void query.refetch()} />}
+
+      <Card title="Header and GHOSTDAG">
+        <Facts
+          items={[
+            { label: 'Time', value: <TimeAgo time={Number(header.timestamp)} /> },
+            {
+              label: 'DAA score',
+              value: (
+                <Link href={pages.daaRange(rangeStart, daaScore + RANGE_HALF_WIDTH)} className="text-teal-700 hover:underline dark:text-teal-400">
+                  {formatInteger(header.daaScore)}
+                </Link>
+              ),
+              hint: 'Difficulty-adjustment score: counts the blocks in the past of this block; about 10 per second on this network',
+            },
+            { label: 'Blue score', value: formatInteger(header.blueScore), hint: 'Number of blue blocks in the past of this block' },
+            { label: 'Blue work', value: <span className="font-mono">{header.blueWork}</span>, hint: 'Accumulated proof of work of the blue past (hex)' },
+            { label: 'Difficulty', value: verbose === undefined ? '—' : verbose.difficulty.toLocaleString('en') },
+            { label: 'Bits', value: `0x${header.bits.toString(16)}` },
+            { label: 'Nonce', value: <span className="font-mono">{header.nonce}</span> },
+            { label: 'Version', value: header.version },
+            { label: 'Merkle root', value: <span className="font-mono break-all">{header.hashMerkleRoot}</span> },
+            { label: 'Accepted id merkle root', value: <span className="font-mono break-all">{header.acceptedIdMerkleRoot}</span> },
+            { label: 'UTXO commitment', value: <span className="font-mono break-all">{header.utxoCommitment}</span> },
+            { label: 'Pruning point', value: <BlockLink hash={header.pruningPoint} copy /> },
+          ]}
+        />
+      </Card>
+
+      <Card title="Place in the DAG">
+        <div className="space-y-3">
+          <ChainExplanation block={block} />
+          <Facts
+            items={[
+              {
+                label: 'Selected parent',
+                value: verbose?.selectedParentHash ? <BlockLink hash={verbose.selectedParentHash} copy /> : '— (genesis)',
+              },
+              { label: `Parents (${parents.length})`, value: <HashList hashes={parents} empty="None (genesis)" /> },
+              {
+                label: `Children (${verbose?.childrenHashes.length ?? 0})`,
+                value: <HashList hashes={verbose?.childrenHashes ?? []} empty="None yet" />,
+              },
+              {
+                label: `Merge set blues (${verbose?.mergeSetBluesHashes.length ?? 0})`,
+                value: <HashList hashes={verbose?.mergeSetBluesHashes ?? []} empty="None" />,
+              },
+              {
+                label: `Merge set reds (${verbose?.mergeSetRedsHashes.length ?? 0})`,
+                value: <HashList hashes={verbose?.mergeSetRedsHashes ?? []} empty="None" />,
+              },
+            ]}
+          />
+        </div>
+      </Card>
+
+      <Card title={`Transactions (${block.transactions.length})`}>
+        <TransactionsTable block={block} />
+      </Card>
+    </main>
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * The devnet wallet the end-to-end tests sign with, and the conversions of its transactions to the §2.2 submission
+ * form. The devnet's miners pay wallet 0 of the seed, so it holds coinbase outputs from the first blocks on.
+ */
+import { deriveWalletPrivateKey } from '../lib/devnet/wallet';
+import { payToPublicKeyScript, schnorrAddressFromPublicKey } from '../lib/kaspa/address';
+import { bytesToHex, hexToBytes } from '../lib/kaspa/bytes';
+import { schnorrPublicKey, signTransaction } from '../lib/kaspa/signing';
+import { SUBNETWORK_ID_NATIVE, type ScriptPublicKey, type Transaction } from '../lib/kaspa/types';
+import { E2E_COINBASE_MATURITY, E2E_DEVNET_SEED } from './api/settings';
+
+type Json = Record<string, unknown>;
+
+export const walletKey = deriveWalletPrivateKey(E2E_DEVNET_SEED, 0);
+export const walletAddress = schnorrAddressFromPublicKey(schnorrPublicKey(walletKey), 'kaspadev');
+export const walletScript = payToPublicKeyScript(schnorrPublicKey(walletKey));
+/** A fresh receiver nobody else spends from (its outputs stay in the UTXO set once mined). */
+export function freshReceiver(label: string): { script: ScriptPublicKey; address: string } {
+  const publicKey = schnorrPublicKey(deriveWalletPrivateKey(`${E2E_DEVNET_SEED}/${label}/${Date.now()}`, 0));
+  return { script: payToPublicKeyScript(publicKey), address: schnorrAddressFromPublicKey(publicKey, 'kaspadev') };
+}
+
+export const COINBASE_MATURITY = BigInt(E2E_COINBASE_MATURITY);
+export const FEE = 100_000n;
+
+export interface Utxo {
+  outpoint: { transactionId: string; index: number };
+  amount: string;
+  blockDaaScore: string;
+  isCoinbase: boolean;
+}
+
+/** A one-input, one-output spend of `utxo` by the wallet, signed. */
+export function spend(utxo: Utxo, fee: bigint, to: ScriptPublicKey = walletScript): Transaction {
+  const amount = BigInt(utxo.amount);
+  const unsigned: Transaction = {
+    version: 0,
+    inputs: [
+      {
+        previousOutpoint: { transactionId: hexToBytes(utxo.outpoint.transactionId), index: utxo.outpoint.index },
+        signatureScript: new Uint8Array(),
+        sequence: 0n,
+        sigOpCount: 1,
+      },
+    ],
+    outputs: [{ value: amount - fee, scriptPublicKey: to }],
+    lockTime: 0n,
+    subnetworkId: SUBNETWORK_ID_NATIVE,
+    gas: 0n,
+    payload: new Uint8Array(),
+    storageMass: 0n,
+  };
+  return signTransaction(unsigned, [walletKey], [
+    { amount, scriptPublicKey: walletScript, blockDaaScore: BigInt(utxo.blockDaaScore), isCoinbase: utxo.isCoinbase },
+  ]);
+}
+
+export function submissionOf(tx: Transaction) {
+  return {
+    version: tx.version,
+    inputs: tx.inputs.map((input) => ({
+      previousOutpoint: { transactionId: bytesToHex(input.previousOutpoint.transactionId), index: input.previousOutpoint.index },
+      signatureScript: bytesToHex(input.signatureScript),
+      sequence: input.sequence,
+      sigOpCount: input.sigOpCount,
+    })),
+    outputs: tx.outputs.map((output) => ({
+      value: output.value.toString(),
+      scriptPublicKey: { version: output.scriptPublicKey.version, script: bytesToHex(output.scriptPublicKey.script) },
+    })),
+    lockTime: tx.lockTime,
+    subnetworkId: bytesToHex(tx.subnetworkId),
+    gas: tx.gas.toString(),
+    payload: bytesToHex(tx.payload),
+  };
+}
+
+/** A read-form transaction (a template's) in the §2.2 submission form, keeping its mass (the block commits to it). */
+export function templateSubmission(tx: Json) {
+  return {
+    version: tx.version,
+    inputs: (tx.inputs as Json[]).map((input) => ({
+      previousOutpoint: input.previousOutpoint,
+      signatureScript: input.signatureScript,
+      sequence: BigInt(input.sequence as string),
+      sigOpCount: input.sigOpCount,
+    })),
+    outputs: (tx.outputs as Json[]).map((output) => {
+      const script = output.scriptPublicKey as string;
+      return { value: output.value, scriptPublicKey: { version: Number.parseInt(script.slice(0, 4), 16), script: script.slice(4) } };
+    }),
+    lockTime: BigInt(tx.lockTime as string),
+    subnetworkId: tx.subnetworkId,
+    gas: tx.gas,
+    payload: (tx.payload as string).slice(2),
+    mass: tx.mass,
+  };
+}

@@ -1,0 +1,132 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { E2E_API_KEY } from '../api/settings';
+
+const keyed = { 'x-api-key': E2E_API_KEY };
+const PAGE_SIZE = 25;
+
+interface HistoryPage {
+  transactions: { transactionId: string }[];
+  metadata: { hasMore: boolean; count: number };
+}
+
+/** A miner's coinbase address: it gains a transaction with almost every block, so its history grows while we read. */
+async function busyAddress(request: APIRequestContext, atLeast: number): Promise<string> {
+  let address: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const dag = (await (await request.get('/v1/rpc/getBlockDagInfo', { headers: keyed })).json()) as { sink: string };
+        const response = await request.post('/v1/rpc/getBlock', {
+          headers: keyed,
+          data: { hash: dag.sink, includeTransactions: true },
+        });
+        if (response.status() !== 200) return 0;
+        const { block } = (await response.json()) as {
+          block: { transactions: { outputs: { verboseData?: { scriptPublicKeyAddress: string } }[] }[] };
+        };
+        address = block.transactions[0]?.outputs[0]?.verboseData?.scriptPublicKeyAddress;
+        if (address === undefined) return 0;
+        const history = await request.get(`/v1/addresses/${address}/transactions?limit=100`, { headers: keyed });
+        return history.status() === 200 ? ((await history.json()) as HistoryPage).metadata.count : 0;
+      },
+      { timeout: 120_000, intervals: [2_000] },
+    )
+    .toBeGreaterThanOrEqual(atLeast);
+  return address!;
+}
+
+async function rowIds(page: Page): Promise<string[]> {
+  return page.getByTestId('history-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-txid') ?? ''));
+}
+
+test.describe('the address page', () => {
+  let address: string;
+
+  test.beforeAll(async ({ request }) => {
+    address = await busyAddress(request, PAGE_SIZE * 3 + 10);
+  });
+
+  test('infinite scroll loads three pages with no duplicate and no gap', async ({ page, request }) => {
+    await page.goto(`/address/${address}`);
+    await expect(page.getByTestId('address-full')).toContainText(address);
+    await expect(page.getByTestId('history-row')).toHaveCount(PAGE_SIZE);
+    for (let loaded = PAGE_SIZE; loaded < PAGE_SIZE * 3; loaded += PAGE_SIZE) {
+      await page.getByTestId('history-row').last().scrollIntoViewIfNeeded();
+      await page.mouse.wheel(0, 4000);
+      await expect(page.getByTestId('history-row')).toHaveCount(loaded + PAGE_SIZE, { timeout: 15_000 });
+    }
+    const ids = await rowIds(page);
+    expect(new Set(ids).size).toBe(ids.length);
+    const after = await request.get(`/v1/addresses/${address}/transactions?limit=100&starting_after=${ids[0]}`, {
+      headers: keyed,
+    });
+    const walked = ((await after.json()) as HistoryPage).transactions.map((transaction) => transaction.transactionId);
+    expect(walked.slice(0, ids.length - 1)).toEqual(ids.slice(1));
+  });
+
+  test('new transactions wait behind a banner and arrive above without duplicates', async ({ page }) => {
+    await page.goto(`/address/${address}`);
+    await expect(page.getByTestId('history-row')).toHaveCount(PAGE_SIZE);
+    const before = await rowIds(page);
+    const banner = page.getByTestId('new-transactions-banner');
+    await expect(banner).toBeVisible({ timeout: 60_000 });
+    expect(await rowIds(page)).toEqual(before);
+    await banner.click();
+    const after = await rowIds(page);
+    expect(after.length).toBeGreaterThan(before.length);
+    expect(new Set(after).size).toBe(after.length);
+    expect(after.slice(after.length - before.length)).toEqual(before);
+  });
+
+  test('keeps the loaded pages and the position on back navigation', async ({ page }) => {
+    await page.goto(`/address/${address}`);
+    await expect(page.getByTestId('history-row')).toHaveCount(PAGE_SIZE);
+    await page.getByTestId('history-row').last().scrollIntoViewIfNeeded();
+    await page.mouse.wheel(0, 4000);
+    await expect(page.getByTestId('history-row')).toHaveCount(PAGE_SIZE * 2, { timeout: 15_000 });
+    const target = page.getByTestId('history-row').nth(PAGE_SIZE + 5);
+    await target.scrollIntoViewIfNeeded();
+    const id = await target.getAttribute('data-txid');
+    const scrolled = await page.evaluate(() => window.scrollY);
+    expect(scrolled).toBeGreaterThan(0);
+    await target.getByRole('link').first().click();
+    await expect(page).toHaveURL(new RegExp(`/tx/${id}$`));
+    await page.goBack();
+    // The loaded pages come back from the cache at once (the scroll sentinel may then load more below them).
+    await expect.poll(() => page.getByTestId('history-row').count()).toBeGreaterThanOrEqual(PAGE_SIZE * 2);
+    await expect(page.locator(`[data-txid="${id}"]`)).toBeInViewport();
+  });
+
+  test('exports the whole history as CSV and shows balance and QR code', async ({ page, request }) => {
+    await page.goto(`/address/${address}`);
+    await expect(page.getByTestId('address-qr')).toBeVisible();
+    await expect(page.getByTestId('address-balance')).toContainText('KAS');
+    const csv = await request.get(`/address/${address}/csv`);
+    expect(csv.status()).toBe(200);
+    expect(csv.headers()['content-type']).toContain('text/csv');
+    const lines = (await csv.text()).trimEnd().split('\r\n');
+    expect(lines[0]).toBe(
+      'transaction_id,block_time_utc,block_time_ms,accepted,accepting_block_hash,confirmations,amount_sent_sompi,amount_received_sompi,balance_change_sompi,fee_sompi',
+    );
+    const ids = lines.slice(1).map((line) => line.split(',')[0]);
+    expect(ids.length).toBeGreaterThanOrEqual(PAGE_SIZE * 3);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  test('explains an invalid address', async ({ page }) => {
+    await page.goto('/address/kaspadev:notanaddress');
+    await expect(page.getByTestId('error-state')).toContainText(/address/i);
+  });
+
+  test('is accessible and fits a phone', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/address/${address}`);
+    await expect(page.getByTestId('history-row').first()).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+    expect(serious.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+  });
+});

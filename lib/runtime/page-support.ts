@@ -1,0 +1,69 @@
+/**
+ * Server-side support for the explorer's pages (server components, metadata and preview images):
+ *   - `pageV1`: `callV1` deduplicated per request (generateMetadata and the page share one call) and patient with the
+ *     server key's per-second budget: a 429 waits for the next one-second window, a bounded number of times.
+ *   - `shareMetadata`: canonical URL, OpenGraph and Twitter title/description, absolute against the origin the request
+ *     reached (`requestOrigin`), so shared links work behind any host name or proxy.
+ * Server-only (reads the request headers, runs handlers in-process).
+ */
+import type { Metadata } from 'next';
+import { headers } from 'next/headers';
+import { cache } from 'react';
+import type { RouteId } from '../api/costs';
+import { callV1 } from './explorer';
+import type { V1Call, V1Result } from './explorer-path';
+
+const RATE_LIMIT_ATTEMPTS = 4;
+/** Past the window edge, so the retry lands in the next window. */
+const WINDOW_MARGIN_MS = 25;
+
+const waitForNextSecond = () => new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + WINDOW_MARGIN_MS));
+
+const cachedCall = cache(async (route: RouteId, call: string): Promise<V1Result> => {
+  const parsed = JSON.parse(call) as V1Call;
+  let result = await callV1(route, parsed);
+  for (let attempt = 1; attempt < RATE_LIMIT_ATTEMPTS && result.status === 429; attempt++) {
+    await waitForNextSecond();
+    result = await callV1(route, parsed);
+  }
+  return result;
+});
+
+/** A /v1 call for a page, shared by everything rendering the same request. Bodies must be plain JSON. */
+export function pageV1(route: RouteId, call: V1Call = {}): Promise<V1Result> {
+  return cachedCall(route, JSON.stringify(call));
+}
+
+/** `proto://host` from X-Forwarded-Proto/Host when a proxy set them, else the Host header. */
+export async function requestOrigin(): Promise<string> {
+  const list = await headers();
+  const host = list.get('x-forwarded-host')?.split(',')[0]?.trim() || list.get('host') || 'localhost';
+  const proto = list.get('x-forwarded-proto')?.split(',')[0]?.trim() || 'http';
+  return `${proto}://${host}`;
+}
+
+export interface ShareDescription {
+  /** The canonical page path, from `pages.*`. */
+  path: string;
+  title: string;
+  description: string;
+  /** True when the page has an `opengraph-image` (a large preview card). */
+  largeImage?: boolean;
+}
+
+/** Metadata of a page that shows no entity (not found, bad input): a title, with generated image URLs still absolute. */
+export async function plainMetadata(title: string): Promise<Metadata> {
+  return { metadataBase: new URL(await requestOrigin()), title };
+}
+
+export async function shareMetadata({ path, title, description, largeImage = false }: ShareDescription): Promise<Metadata> {
+  const origin = await requestOrigin();
+  return {
+    metadataBase: new URL(origin),
+    title,
+    description,
+    alternates: { canonical: path },
+    openGraph: { title, description, url: path, siteName: 'dagboard', type: 'website' },
+    twitter: { card: largeImage ? 'summary_large_image' : 'summary', title, description },
+  };
+}
