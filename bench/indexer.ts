@@ -10,7 +10,8 @@
  *   3. lag behind a live devnet mining at 10 blocks/s with traffic, on PostgreSQL: per block, the time the indexer
  *      committed it minus the time the node added it (p50/p95/max over --lag-seconds, default 30).
  *
- * The chain is mined offline by an in-process devnet node (no simulated miners, a fake clock, the easiest target):
+ * The chain is mined offline by a devnet node on a worker thread (no simulated miners, a fake clock, the easiest target;
+ * the node serves the ingest from that thread, as the app's embedded devnet does):
  * coinbase outputs become spending lanes, and every round each lane pays its value on to the next of 64 keys
  * (one input, one output), 300 transactions a block. The node's block log under data/bench/ (gitignored) keeps it, so
  * reruns replay it (every block re-validated) instead of mining it again. Options: --only ingest|history|lag.
@@ -21,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { getAddressTransactions, migrate, openDb, readCheckpoint, type Db } from '../lib/db';
 import { createDevnetNode, type DevnetNode } from '../lib/devnet/node';
@@ -257,13 +259,58 @@ async function getBlocksSweep(rpc: RpcClient, genesis: string): Promise<{ ms: nu
   return { ms: performance.now() - started, blocks, transactions };
 }
 
-async function benchIngest(): Promise<void> {
+interface ChainNodeMessage {
+  type: 'ready' | 'stopped';
+  url?: string;
+  genesis?: string;
+}
+
+/** The worker side of startChainNode: loads (or mines) the chain, serves it on loopback, stops when told. */
+async function serveChain(): Promise<void> {
+  const port = parentPort!;
   const { node, afterStop } = await loadChain();
   const url = await node.listen(0);
-  const rpc = createRpcClient({ url, reconnect: false, requestTimeoutMs: 120_000 });
+  port.once('message', () => {
+    void node.stop().then(() => {
+      afterStop();
+      port.postMessage({ type: 'stopped' } satisfies ChainNodeMessage);
+    });
+  });
+  port.postMessage({ type: 'ready', url, genesis: bytesToHex(node.genesisHash) } satisfies ChainNodeMessage);
+}
+
+/**
+ * The chain's node on a worker thread of its own, as the app runs its embedded devnet and as kaspad is a process of
+ * its own: the indexer's thread does only the indexer's work, and the node's serving overlaps it.
+ */
+async function startChainNode(): Promise<{ url: string; genesis: string; stop(): Promise<void> }> {
+  const entry = import.meta.url;
+  const source = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}));`;
+  const worker = new Worker(source, { eval: true, argv: process.argv.slice(2) });
+  const next = () =>
+    new Promise<ChainNodeMessage>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+  const ready = await next();
+  return {
+    url: ready.url!,
+    genesis: ready.genesis!,
+    async stop() {
+      const stopped = next();
+      worker.postMessage('stop');
+      await stopped;
+      await worker.terminate();
+    },
+  };
+}
+
+async function benchIngest(): Promise<void> {
+  const node = await startChainNode();
+  const rpc = createRpcClient({ url: node.url, reconnect: false, requestTimeoutMs: 120_000 });
   try {
     const { sink } = await rpc.call('getSink', {});
-    const sweep = await getBlocksSweep(rpc, bytesToHex(node.genesisHash));
+    const sweep = await getBlocksSweep(rpc, node.genesis);
     console.log(
       `baseline: a bare getBlocks sweep (node + wire + client decode) takes ${seconds(sweep.ms)} s for ` +
         `${sweep.blocks} blocks / ${sweep.transactions} transactions (${Math.round(sweep.transactions / (sweep.ms / 1000))} tx/s)`,
@@ -297,7 +344,6 @@ async function benchIngest(): Promise<void> {
   } finally {
     await rpc.close();
     await node.stop();
-    afterStop();
   }
 }
 
@@ -420,10 +466,14 @@ async function main(): Promise<void> {
   if (runs('lag')) await benchLag();
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+if (isMainThread) {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+} else {
+  void serveChain();
+}

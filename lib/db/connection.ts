@@ -102,6 +102,23 @@ function openPostgres(url: string, poolSize: number): Db {
       await target.query(sql);
     },
   });
+  /**
+   * A transaction's client runs one statement at a time; callers may still start several at once (Promise.all), so
+   * they queue here, in order, instead of on the client (which pg 9 will refuse).
+   */
+  const serialized = (client: pg.PoolClient): Queryable => {
+    const direct = queryable(client);
+    let tail: Promise<unknown> = Promise.resolve();
+    const queued = <T>(run: () => Promise<T>): Promise<T> => {
+      const result = tail.then(run, run);
+      tail = result.catch(() => undefined);
+      return result;
+    };
+    return {
+      query: (sql, params) => queued(() => direct.query(sql, params)),
+      exec: (sql) => queued(() => direct.exec(sql)),
+    };
+  };
   return {
     kind: 'postgres',
     ...queryable(pool),
@@ -110,7 +127,7 @@ function openPostgres(url: string, poolSize: number): Db {
       let unusable: Error | undefined;
       try {
         await client.query('BEGIN');
-        const result = await fn(queryable(client));
+        const result = await fn(serialized(client));
         await client.query('COMMIT');
         return result;
       } catch (error) {

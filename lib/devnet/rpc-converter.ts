@@ -9,7 +9,7 @@ import { ZERO_HASH } from '../kaspa/hashing';
 import { computeMass } from '../kaspa/mass';
 import { difficultyFromBits } from '../kaspa/pow';
 import { transactionHash, transactionId } from '../kaspa/transaction';
-import type { Hash, Transaction } from '../kaspa/types';
+import type { Hash, ScriptPublicKey, Transaction } from '../kaspa/types';
 import type {
   RpcAcceptedTransactionIds,
   RpcBlock,
@@ -37,6 +37,41 @@ export interface ContainingBlock {
   timestamp: bigint;
 }
 
+/** Scripts repeat (wallets, miners): their addresses are kept, the whole table dropped when it fills. */
+const ADDRESS_CACHE_LIMIT = 20_000;
+const addressCache = new Map<string, string | null>();
+
+function addressOf(scriptPublicKey: ScriptPublicKey, prefix: AddressPrefix): string | null {
+  const key = `${prefix}:${scriptPublicKey.version}:${bytesToHex(scriptPublicKey.script)}`;
+  const cached = addressCache.get(key);
+  if (cached !== undefined) return cached;
+  if (addressCache.size >= ADDRESS_CACHE_LIMIT) addressCache.clear();
+  const address = scriptPublicKeyToAddress(scriptPublicKey, prefix);
+  addressCache.set(key, address);
+  return address;
+}
+
+interface TransactionFacts {
+  hash: Hash;
+  computeMass: bigint;
+}
+
+/** The hash and compute mass of block transactions, which never change once in a block (getBlocks repeats them). */
+const blockTransactionFacts = new WeakMap<Transaction, TransactionFacts>();
+
+function factsOf(tx: Transaction): TransactionFacts {
+  return { hash: transactionHash(tx), computeMass: computeMass(tx) };
+}
+
+function blockTransactionFactsOf(tx: Transaction): TransactionFacts {
+  let facts = blockTransactionFacts.get(tx);
+  if (facts === undefined) {
+    facts = factsOf(tx);
+    blockTransactionFacts.set(tx, facts);
+  }
+  return facts;
+}
+
 /**
  * `get_transaction(…, include_verbose_data = true)`: transaction verbose data (all-zero block hash and time 0 outside a
  * block) and output verbose data for outputs whose script has an address.
@@ -45,17 +80,19 @@ export function transactionToRpcVerbose(
   tx: Transaction,
   prefix: AddressPrefix,
   block: ContainingBlock | null,
+  id: Hash = transactionId(tx),
+  facts: TransactionFacts = factsOf(tx),
 ): RpcTransaction {
   const rpc = transactionToRpcOutput(tx, {
-    transactionId: bytesToHex(transactionId(tx)),
-    hash: bytesToHex(transactionHash(tx)),
-    computeMass: computeMass(tx),
+    transactionId: bytesToHex(id),
+    hash: bytesToHex(facts.hash),
+    computeMass: facts.computeMass,
     blockHash: bytesToHex(block?.hash ?? ZERO_HASH),
     blockTime: block?.timestamp ?? 0n,
   });
   rpc.outputs.forEach((output, index) => {
     const scriptPublicKey = tx.outputs[index]!.scriptPublicKey;
-    const address = scriptPublicKeyToAddress(scriptPublicKey, prefix);
+    const address = addressOf(scriptPublicKey, prefix);
     if (address !== null) {
       output.verboseData = {
         scriptPublicKeyType: RPC_SCRIPT_CLASS[scriptClassOf(scriptPublicKey)],
@@ -71,7 +108,11 @@ export function blockInfoToRpc(info: BlockInfo, prefix: AddressPrefix, includeTr
   const containing = { hash: info.hash, timestamp: info.header.timestamp };
   return {
     header: headerToRpc(info.header, info.hash),
-    transactions: includeTransactions ? info.transactions.map((tx) => transactionToRpcVerbose(tx, prefix, containing)) : [],
+    transactions: includeTransactions
+      ? info.transactions.map((tx, index) =>
+          transactionToRpcVerbose(tx, prefix, containing, info.transactionIds[index], blockTransactionFactsOf(tx)),
+        )
+      : [],
     verboseData: {
       hash: bytesToHex(info.hash),
       difficulty: difficultyFromBits(info.header.bits),

@@ -56,7 +56,13 @@ function transactionRecord(rpc: RpcTransaction, blockTime: bigint, prefix: Addre
       sigOpCount: input.sigOpCount,
       previousOutput: null,
     })),
-    outputs: transaction.outputs.map((output) => outputRecord(output, prefix)),
+    // kaspad's output verbose data names the address; it is derived only where the node left it out.
+    outputs: transaction.outputs.map((output, index) => {
+      const address = rpc.outputs[index]?.verboseData?.scriptPublicKeyAddress;
+      return address === undefined
+        ? outputRecord(output, prefix)
+        : { amount: output.value, scriptPublicKey: output.scriptPublicKey, address, scriptType: scriptClassOf(output.scriptPublicKey) };
+    }),
   };
 }
 
