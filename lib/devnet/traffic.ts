@@ -259,8 +259,20 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
     return copy;
   };
   /** Spendable outputs, leaving out the change of transactions whose plan is still running. */
-  const usable = (wallet: Wallet): SpendableUtxo[] =>
-    wallet.spendableUtxos().filter((utxo) => !unsettled.has(bytesToHex(utxo.outpoint.transactionId)));
+  // Every plan looks over every wallet's UTXOs, so the ids' hex forms are kept with the id arrays they came from.
+  const hexIds = new WeakMap<Uint8Array, string>();
+  const hexId = (id: Uint8Array): string => {
+    let hex = hexIds.get(id);
+    if (hex === undefined) {
+      hex = bytesToHex(id);
+      hexIds.set(id, hex);
+    }
+    return hex;
+  };
+  const usable = (wallet: Wallet): SpendableUtxo[] => {
+    const utxos = wallet.spendableUtxos();
+    return unsettled.size === 0 ? utxos : utxos.filter((utxo) => !unsettled.has(hexId(utxo.outpoint.transactionId)));
+  };
   const balanceOf = (utxos: readonly SpendableUtxo[]) => utxos.reduce((sum, utxo) => sum + utxo.entry.amount, 0n);
   const scaled = (amount: bigint, factor: number) => (amount * BigInt(Math.round(factor * 1_000_000))) / 1_000_000n;
 

@@ -134,7 +134,9 @@ export function createTokenIndexer(options: TokenIndexerOptions): TokenIndexer {
         await writeTokenCheckpoint(tx, { name, blockHash: fork.hash, daaScore: fork.daaScore });
         engine = null;
         reverted = true;
-        log(`tokens: chain moved below DAA score ${at.daaScore}; undid ${revertedBlocks} block(s) above ${fork.daaScore}`);
+        if (revertedBlocks > 0) {
+          log(`tokens: chain moved below DAA score ${at.daaScore}; undid ${revertedBlocks} block(s) above ${fork.daaScore}`);
+        }
       }
     }
     engine ??= await loadEngine(tx);
