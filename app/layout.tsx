@@ -4,14 +4,19 @@ import { LiveProvider } from '@/components/live-provider';
 import { Providers } from '@/components/providers';
 import { SiteHeader } from '@/components/site-header';
 import { THEME_BOOT_SCRIPT } from '@/components/theme-toggle';
+import { requestOrigin } from '@/lib/runtime/page-support';
 import './globals.css';
 
-export const metadata: Metadata = {
-  title: { default: 'dagboard', template: '%s · dagboard' },
-  description: 'A self-hostable Kaspa block explorer and metered chain-data API.',
-  openGraph: { siteName: 'dagboard', type: 'website' },
-  twitter: { card: 'summary' },
-};
+export async function generateMetadata(): Promise<Metadata> {
+  return {
+    // Absolute preview-image URLs name the host the reader used (behind a proxy, its forwarded host).
+    metadataBase: new URL(await requestOrigin()),
+    title: { default: 'dagboard', template: '%s · dagboard' },
+    description: 'A self-hostable Kaspa block explorer and metered chain-data API.',
+    openGraph: { siteName: 'dagboard', type: 'website' },
+    twitter: { card: 'summary' },
+  };
+}
 
 export const viewport: Viewport = {
   width: 'device-width',
