@@ -60,7 +60,8 @@ interface OutputRow {
   script_type: string;
 }
 
-function groupBy<T>(rows: readonly T[], key: (row: T) => Uint8Array): Map<string, T[]> {
+/** Rows grouped by a byte key (hex), each group in row order. */
+export function groupBy<T>(rows: readonly T[], key: (row: T) => Uint8Array): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const row of rows) {
     const hex = bytesToHex(key(row));

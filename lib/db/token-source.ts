@@ -2,6 +2,7 @@ import { bytesToHex, hexToBytes } from '../kaspa/bytes';
 import type { Hash, Transaction } from '../kaspa/types';
 import type { AcceptedBlock, AcceptedTransaction } from '../tokens/engine';
 import type { Queryable } from './connection';
+import { groupBy } from './reads';
 
 /*
  * What the token indexer reads from the chain index (lib/indexer's tables, never written here): the virtual chain as
@@ -100,17 +101,6 @@ interface OutputRow {
   script: Uint8Array;
 }
 
-function groupByTransaction<T extends { transaction_id: Uint8Array }>(rows: readonly T[]): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const key = bytesToHex(row.transaction_id);
-    const group = groups.get(key);
-    if (group) group.push(row);
-    else groups.set(key, [row]);
-  }
-  return groups;
-}
-
 /** Transactions that could carry an op (a long enough signature script, or a payload), as the engine takes them. */
 async function candidateTransactions(db: Queryable, ids: readonly Hash[]): Promise<Map<string, AcceptedTransaction>> {
   const result = new Map<string, AcceptedTransaction>();
@@ -139,8 +129,8 @@ async function candidateTransactions(db: Queryable, ids: readonly Hash[]): Promi
       [candidates],
     ),
   ]);
-  const inputsOf = groupByTransaction(inputs.rows);
-  const outputsOf = groupByTransaction(outputs.rows);
+  const inputsOf = groupBy(inputs.rows, (input) => input.transaction_id);
+  const outputsOf = groupBy(outputs.rows, (output) => output.transaction_id);
   for (const row of rows) {
     const txId = bytesToHex(row.transaction_id);
     const inputRows = inputsOf.get(txId) ?? [];
