@@ -183,6 +183,18 @@ console.log(
     `${dag.mergesetBlocks > 0 ? (dag.mergesetTotal / dag.mergesetBlocks).toFixed(2) : '-'} blocks, ` +
     `${(swarmAfter?.partitions ?? 0) - (swarmBefore?.partitions ?? 0)} miner partitions began`,
 );
+if (swarmBefore && swarmAfter) {
+  const sum = (stats: typeof swarmAfter, field: 'hashesPerSecond' | 'hashesDropped' | 'blocksDiscarded') =>
+    stats.miners.reduce((total, miner) => total + miner[field], 0);
+  const hashes = swarmAfter.hashes - swarmBefore.hashes;
+  const budget = sum(swarmAfter, 'hashesPerSecond') * elapsedSeconds;
+  console.log(
+    `mining: ${((100 * hashes) / budget).toFixed(1)}% of the configured hash rate done, ` +
+      `${sum(swarmAfter, 'hashesDropped') - sum(swarmBefore, 'hashesDropped')} hashes dropped, ` +
+      `${swarmAfter.blocksFound - swarmBefore.blocksFound} blocks found, ${swarmAfter.blocksAccepted - swarmBefore.blocksAccepted} accepted, ` +
+      `${sum(swarmAfter, 'blocksDiscarded') - sum(swarmBefore, 'blocksDiscarded')} discarded by a partitioned miner`,
+  );
+}
 console.log(`transactions accepted by the selected chain: ${txRate.toFixed(1)} tx/s (${acceptedInWindow} distinct)`);
 console.log(`mempool: ${before.mempoolSize} → ${after.mempoolSize} transactions`);
 if (trafficStats) {
@@ -205,6 +217,10 @@ if (trafficStats) {
   );
   const rejections = Object.entries(trafficStats.rejectionsByReason).sort((a, b) => b[1] - a[1]).slice(0, 3);
   if (rejections.length > 0) console.log(`  rejections: ${rejections.map(([reason, count]) => `${reason} ×${count}`).join(', ')}`);
+  const rejectedByKind = Object.entries(trafficStats.byKind)
+    .map(([kind, stats]) => [kind, stats.rejected - (trafficBefore?.byKind[kind as keyof typeof trafficStats.byKind].rejected ?? 0)] as const)
+    .filter(([, count]) => count > 0);
+  if (rejectedByKind.length > 0) console.log(`  rejected in the window by kind: ${rejectedByKind.map(([kind, count]) => `${kind} ×${count}`).join(', ')}`);
 }
 console.log(
   `CPU, whole process: ${percent(cpuCores)} of one core (user ${percent(cpu.user / 1e6 / elapsedSeconds)}, ` +

@@ -29,12 +29,12 @@ import { decodeCoinbasePayload, CoinbasePayloadError } from '../kaspa/coinbase';
 import { headerHash } from '../kaspa/header';
 import { MAX_SOMPI } from '../kaspa/amount';
 import { computeMass, CRESCENDO_BLOCK_MASS_LIMITS, transientMass, type BlockMassLimits } from '../kaspa/mass';
-import { hashMerkleRoot, merkleRoot } from '../kaspa/merkle';
+import { merkleRoot } from '../kaspa/merkle';
 import { MuHash } from '../kaspa/muhash';
 import { blockLevelFromPow, calcWork, compactToTarget, difficultyFromBits, PowState, type PowMatrixCache } from '../kaspa/pow';
 import type { Secp256k1Backend } from '../kaspa/signing';
 import { blockSubsidy, DEVNET_SUBSIDY_PARAMS, type SubsidyParams } from '../kaspa/subsidy';
-import { isCoinbase, transactionHash, transactionId } from '../kaspa/transaction';
+import { isCoinbase, transactionHash } from '../kaspa/transaction';
 import type { Hash, Header, Outpoint, ScriptPublicKey, Transaction, UtxoEntry } from '../kaspa/types';
 import {
   calculateAcceptance,
@@ -68,6 +68,7 @@ import {
   validateTransactionInIsolation,
   type TransactionLimits,
 } from './transaction-validator';
+import { txHashOf, txIdOf } from './tx-digests';
 import { ScriptVerificationCache, validateTransactionInUtxoContext } from './tx-validation';
 import { outpointKey, UtxoDiff, entriesEqual, type OutpointKey, type UtxoView } from './utxo-diff';
 
@@ -234,11 +235,6 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
   private readonly multisetCache = new MultisetElementCache();
   private readonly secp256k1: Secp256k1Backend | undefined;
   private readonly powMatrixCache: PowMatrixCache | undefined;
-  /**
-   * Ids and hashes of the transactions offered to templates: the mempool offers the same transaction objects to every
-   * miner's template until they are mined, and never modifies one in place (a change makes a new object).
-   */
-  private readonly templateDigests = new WeakMap<Transaction, { id: Hash; hash: Hash }>();
   /** What modifyBlockTemplate needs of each template handed out. */
   private readonly templateBases = new WeakMap<
     BlockTemplate,
@@ -289,7 +285,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       hash: genesisHash,
       header: genesis.header,
       transactions: genesis.transactions,
-      transactionIds: genesis.transactions.map(transactionId),
+      transactionIds: genesis.transactions.map(txIdOf),
       parents: [],
       parentsByLevel: [],
       ghostdag: this.ghostdagManager.genesisGhostdagData(),
@@ -589,14 +585,14 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
   private validateBodyInIsolation(block: Block): Hash[] {
     const { transactions, header } = block;
     if (transactions.length === 0) throw new BlockInvalid('block has no transactions', true);
-    const expectedMerkleRoot = hashMerkleRoot(transactions);
+    const expectedMerkleRoot = merkleRoot(transactions.map(txHashOf));
     if (compareBytes(expectedMerkleRoot, header.hashMerkleRoot) !== 0) {
       throw new BlockInvalid(`block hash merkle root is ${bytesToHex(header.hashMerkleRoot)}, expected ${bytesToHex(expectedMerkleRoot)}`, false);
     }
     if (!isCoinbase(transactions[0]!)) throw new BlockInvalid('first transaction is not a coinbase', true);
     const extraCoinbase = transactions.slice(1).findIndex(isCoinbase);
     if (extraCoinbase >= 0) throw new BlockInvalid(`block has a second coinbase at index ${extraCoinbase + 1}`, true);
-    const ids = transactions.map(transactionId);
+    const ids = transactions.map(txIdOf);
     transactions.forEach((tx, index) => {
       const error = ruleError(() => validateTransactionInIsolation(tx, this.transactionLimits));
       if (error !== undefined) throw new BlockInvalid(`transaction ${bytesToHex(ids[index]!)} is invalid: ${error}`, true);
@@ -656,7 +652,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       const error = ruleError(() =>
         validateTransactionInHeaderContext(tx, block.header.daaScore, context.pastMedianTime, this.transactionLimits),
       );
-      if (error !== undefined) throw new BlockInvalid(`transaction ${bytesToHex(transactionId(tx))}: ${error}`, true);
+      if (error !== undefined) throw new BlockInvalid(`transaction ${bytesToHex(txIdOf(tx))}: ${error}`, true);
     }
   }
 
@@ -774,7 +770,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       minerScriptPublicKey: payload.scriptPublicKey,
       extraData: payload.extraData,
     });
-    if (compareBytes(transactionHash(expectedCoinbase), transactionHash(record.transactions[0]!)) !== 0) {
+    if (compareBytes(transactionHash(expectedCoinbase), txHashOf(record.transactions[0]!)) !== 0) {
       return 'bad coinbase transaction';
     }
     const expectedPruningPoint = this.expectedPruningPoint(record.ghostdag).pruningPoint;
@@ -789,6 +785,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
         checkScripts: true,
         scriptCache: this.scriptCache,
         secp256k1: this.secp256k1,
+        transactionHash: txHashOf(tx),
       });
       if (!result.ok) return `transaction ${bytesToHex(record.transactionIds[index]!)} is invalid in its UTXO context: ${result.message}`;
     }
@@ -980,15 +977,6 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
   // ---- block templates ----
 
   /** The virtual's header fields and transactions; solving the nonce yields a block this node accepts. */
-  private templateDigestsOf(tx: Transaction): { id: Hash; hash: Hash } {
-    let digests = this.templateDigests.get(tx);
-    if (digests === undefined) {
-      digests = { id: transactionId(tx), hash: transactionHash(tx) };
-      this.templateDigests.set(tx, digests);
-    }
-    return digests;
-  }
-
   buildBlockTemplate(request: TemplateRequest): BlockTemplate {
     const { state, overlay } =
       request.parents === undefined
@@ -1002,7 +990,8 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     const mass = { compute: 0n, transient: 0n, storage: 0n };
     const selectedHashes: Hash[] = [];
     for (const tx of request.transactions ?? []) {
-      const { id, hash } = this.templateDigestsOf(tx);
+      const id = txIdOf(tx);
+      const hash = txHashOf(tx);
       const reject = (message: string) => rejectedTransactions.push({ transactionId: id, message });
       const contextError =
         (isCoinbase(tx) ? 'a coinbase transaction cannot be included' : undefined) ??
@@ -1061,7 +1050,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       parentsByLevel: calcBlockParents(this, this.genesisId, this.maxBlockLevel, this.pruningPointId, state.parents).map((level) =>
         level.map((id) => this.record(id).hash),
       ),
-      hashMerkleRoot: merkleRoot([transactionHash(coinbase), ...selectedHashes]),
+      hashMerkleRoot: merkleRoot([txHashOf(coinbase), ...selectedHashes]),
       acceptedIdMerkleRoot: state.acceptance.acceptedIdMerkleRoot,
       utxoCommitment: state.utxoCommitment,
       timestamp: this.templateTimestamp(state.pastMedianTime + 1n),
@@ -1106,7 +1095,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       block: {
         header: {
           ...header,
-          hashMerkleRoot: merkleRoot([transactionHash(coinbase), ...basis.selectedHashes]),
+          hashMerkleRoot: merkleRoot([txHashOf(coinbase), ...basis.selectedHashes]),
           timestamp: this.templateTimestamp(header.timestamp),
         },
         transactions: [coinbase, ...transactions.slice(1)],
@@ -1139,7 +1128,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
    * of a transaction (several milliseconds per Schnorr signature in pure JavaScript).
    */
   markScriptsVerified(tx: Transaction): void {
-    this.scriptCache.add(bytesToHex(transactionHash(tx)));
+    this.scriptCache.add(bytesToHex(txHashOf(tx)));
   }
 
   /** The UTXO entry of an outpoint in the virtual state (what the mempool spends from). */

@@ -21,7 +21,8 @@
 import { bytesToHex, equalBytes, hexToBytes } from '../kaspa/bytes';
 import { computeMass, CRESCENDO_BLOCK_MASS_LIMITS, transactionEstimatedSerializedSize, transactionStorageMass, transientMass } from '../kaspa/mass';
 import type { Secp256k1Backend } from '../kaspa/signing';
-import { isCoinbase, transactionId } from '../kaspa/transaction';
+import { isCoinbase } from '../kaspa/transaction';
+import { txIdOf } from './tx-digests';
 import type { Hash, Outpoint, ScriptPublicKey, Transaction, TransactionOutput, UtxoEntry } from '../kaspa/types';
 import { buildFeerateEstimator, type FeerateEstimations } from './fee-estimator';
 import { feerateKey, Frontier, type FeerateKey, type RandomSource } from './frontier';
@@ -164,7 +165,7 @@ interface DoubleSpend {
 function newMutableTransaction(tx: Transaction): MutableTransaction {
   return {
     tx,
-    id: bytesToHex(transactionId(tx)),
+    id: bytesToHex(txIdOf(tx)),
     entries: tx.inputs.map(() => undefined),
     computeMass: computeMass(tx),
     transientMass: transientMass(tx),
@@ -586,7 +587,7 @@ export class Mempool {
     const unorphaned: PoolTransaction[] = [];
     for (const tx of transactions) {
       if (isCoinbase(tx)) continue;
-      const id = bytesToHex(transactionId(tx));
+      const id = bytesToHex(txIdOf(tx));
       if (!this.orphans.has(id)) this.removeTransaction(id, false);
       const doubleSpenders = new Set<string>();
       for (const input of tx.inputs) {
@@ -936,7 +937,7 @@ export class Mempool {
 
   /** Fills the orphans' inputs that `tx` creates and takes out of the orphan pool those now complete. */
   private unorphanAfterAccepted(tx: Transaction): PoolTransaction[] {
-    const id = transactionId(tx);
+    const id = txIdOf(tx);
     const unorphaned: PoolTransaction[] = [];
     tx.outputs.forEach((output, index) => {
       const outpoint = { transactionId: id, index };

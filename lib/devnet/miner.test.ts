@@ -587,7 +587,35 @@ describe('partitions', () => {
     const dark = swarm.stats().miners.find((miner) => miner.name === partitioned.miner)!;
     expect(reconnected).toMatchObject({ heldBlocks: 2 });
     expect(dark.blocksHeld).toBe(2);
-    expect(dark.blocksDiscarded).toBeGreaterThan(0);
+    expect(dark.blocksDiscarded).toBe(0);
+  });
+
+  it('lets the connected miners take over a dark miner’s hash rate, and stops a dark miner holding maxHeldBlocks', async () => {
+    // A hard target: finds are rare, so no hashing time goes to waiting for templates. maxHeldBlocks 0: holding nothing
+    // is holding all a dark miner may deliver.
+    const { timers, swarm, events } = harness(1 << 16, {
+      miners: miners(2, 1_000),
+      networkDelayMs: { min: 10, max: 10 },
+      partitions: { gapMs: { min: 500, max: 500 }, durationMs: { min: 2_000, max: 2_000 }, maxHeldBlocks: 0, random: seededRandom(11) },
+    });
+    swarm.start();
+    await timers.advance(700);
+    const early = swarm.stats();
+    await timers.advance(1_600);
+    const late = swarm.stats();
+    await swarm.stop();
+
+    const partitioned = events.find((event) => event.type === 'partitioned')!;
+    expect(partitioned.at).toBe(START + 500);
+    expect(events.some((event) => event.type === 'reconnected')).toBe(false);
+    const hashedMeanwhile = (name: string) =>
+      late.miners.find((miner) => miner.name === name)!.hashes - early.miners.find((miner) => miner.name === name)!.hashes;
+    const connected = early.miners.find((miner) => miner.name !== partitioned.miner)!.name;
+    // 1.6 s at the two miners' total of 2,000 hashes/s, all of it on the connected side.
+    expect(hashedMeanwhile(connected)).toBeGreaterThan(3_100);
+    expect(hashedMeanwhile(connected)).toBeLessThan(3_300);
+    expect(hashedMeanwhile(partitioned.miner)).toBe(0);
+    expect(late.miners.find((miner) => miner.name === partitioned.miner)!.blocksDiscarded).toBe(0);
   });
 });
 

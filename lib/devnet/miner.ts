@@ -22,21 +22,22 @@
  * Partitions. With GHOSTDAG k = 124 at 10 blocks/s, ordinary delays of a fraction of a second never make a block red:
  * a block is red only when more than k blue blocks are in its anticone, about 12 s of other miners' work. An optional
  * seeded schedule (`partitions`) therefore cuts one miner off now and then: while dark it hears of no new block and
- * fetches no template, keeps hashing its stale template at its normal rate (so CPU use is unchanged), and holds the
- * blocks it finds; when it reconnects it submits them all (each after one network delay) and fetches a fresh
- * template. Its held blocks then carry an anticone of everything mined meanwhile and are merged as reds.
- * `minBlocksMissed` stretches a partition until that many blocks went by, so reds come even when the block rate sags;
- * `maxHeldBlocks` caps how many of its finds a dark miner delivers.
+ * fetches no template, keeps hashing its stale template at its normal rate, and holds the blocks it finds; when it
+ * reconnects it submits them all (each after one network delay) and fetches a fresh template. Its held blocks then
+ * carry an anticone of everything mined meanwhile and are merged as reds. Meanwhile the connected miners share its
+ * hash rate, so the node keeps seeing the configured block rate. `minBlocksMissed` stretches a partition until that
+ * many blocks went by, so reds come even when the block rate sags; `maxHeldBlocks` caps how many of its finds a dark
+ * miner delivers: once it holds that many it stops hashing.
  */
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { equalBytes } from '../kaspa/bytes';
 import { headerHash, prePowHash } from '../kaspa/header';
 import { PowState, type PowMatrixCache } from '../kaspa/pow';
-import type { Hash } from '../kaspa/types';
+import type { Hash, Header, Transaction } from '../kaspa/types';
 import type { RpcAddress, RpcRawBlock, SubmitBlockRejectReason } from '../rpc/types';
 import { bitsForExpectedHashesPerBlock, type Block } from './genesis';
-import { blockFromRpc, blockToRpcSubmission } from '../rpc/convert-block';
-import type { RpcCaller } from '../rpc/convert-transaction';
+import { blockToRpcSubmission, headerFromRpc } from '../rpc/convert-block';
+import { transactionFromRpc, type RpcCaller } from '../rpc/convert-transaction';
 
 /**
  * Compact bits whose target takes `expectedHashesPerBlock` hashes on average: target = 2^256 / expected − 1, clamped
@@ -90,7 +91,7 @@ export interface NetworkDelay {
 export type BlockRejection = SubmitBlockRejectReason | 'rpcError';
 
 export type MinerEvent =
-  | { type: 'template'; miner: string; at: number; block: Block }
+  | { type: 'template'; miner: string; at: number; header: Header }
   | { type: 'found'; miner: string; at: number; hash: Hash; block: Block }
   | { type: 'submitted'; miner: string; at: number; hash: Hash; accepted: boolean; rejection?: BlockRejection }
   | { type: 'error'; miner: string; at: number; method: 'getBlockTemplate' | 'submitBlock'; error: unknown }
@@ -220,7 +221,9 @@ export const DEFAULT_MAX_HASHES_PER_TICK = 250;
 export const DEFAULT_MAX_BACKLOG_MS = 1_000;
 
 interface Work {
-  block: Block;
+  header: Header;
+  /** The template's transactions, decoded only when a block is found: most templates are superseded unsolved. */
+  transactions: () => Transaction[];
   prePowHash: Hash;
   pow: PowState;
   nonceLow: number;
@@ -508,13 +511,14 @@ class Swarm implements MinerSwarm {
     const now = this.timers.now();
     const elapsedMs = Math.max(0, now - this.lastTickAt);
     this.lastTickAt = now;
+    const boost = this.connectedBoost();
     let wanted = 0;
     for (const miner of this.miners) {
-      if (miner.work === null) {
+      if (miner.work === null || this.heldInFull(miner)) {
         miner.budget = 0;
         continue;
       }
-      const rate = miner.config.hashesPerSecond;
+      const rate = miner.config.hashesPerSecond * (miner.dark ? 1 : boost);
       miner.budget += (rate * elapsedMs) / 1000;
       const backlogLimit = (rate * this.maxBacklogMs) / 1000 + 1;
       if (miner.budget > backlogLimit) {
@@ -529,6 +533,25 @@ class Swarm implements MinerSwarm {
       if (count > 0) miner.budget -= this.hash(miner, count, now);
     }
     this.scheduleTick();
+  }
+
+  /**
+   * While a miner is dark the connected ones share its hash rate, so the network the node sees keeps the configured
+   * block rate (kaspad's difficulty adjustment would restore it too, but its Crescendo window spans about 44 minutes).
+   */
+  private connectedBoost(): number {
+    let total = 0;
+    let connected = 0;
+    for (const miner of this.miners) {
+      total += miner.config.hashesPerSecond;
+      if (!miner.dark) connected += miner.config.hashesPerSecond;
+    }
+    return connected > 0 ? total / connected : 1;
+  }
+
+  /** A dark miner holding `maxHeldBlocks` stops: whatever else it found would be discarded. */
+  private heldInFull(miner: MinerState): boolean {
+    return miner.dark && miner.held.length >= (this.partitions?.maxHeldBlocks ?? Number.POSITIVE_INFINITY);
   }
 
   /** Hashes up to `count` nonces and returns how many it did: a miner stops for the tick when it finds a block. */
@@ -558,7 +581,7 @@ class Swarm implements MinerSwarm {
    * compete with its own block): the configured hash rate is always spent.
    */
   private found(miner: MinerState, work: Work, nonce: bigint, now: number): void {
-    const block: Block = { header: { ...work.block.header, nonce }, transactions: work.block.transactions };
+    const block: Block = { header: { ...work.header, nonce }, transactions: work.transactions() };
     const hash = headerHash(block.header);
     miner.stats.blocksFound++;
     this.emit({ type: 'found', miner: miner.config.name, at: now, hash, block });
@@ -653,26 +676,27 @@ class Swarm implements MinerSwarm {
 
   /** Keeps hashing (and the nonce position) when the template's PoW input is unchanged. */
   private install(miner: MinerState, rpcBlock: RpcRawBlock): void {
-    const block = blockFromRpc(rpcBlock);
-    const { header } = block;
+    const header = headerFromRpc(rpcBlock.header);
     const prePow = prePowHash(header);
     miner.stats.templates++;
     const current = miner.work;
     if (
       current !== null &&
       equalBytes(current.prePowHash, prePow) &&
-      current.block.header.timestamp === header.timestamp
+      current.header.timestamp === header.timestamp
     ) {
       return;
     }
+    let transactions: Transaction[] | undefined;
     miner.work = {
-      block,
+      header,
+      transactions: () => (transactions ??= rpcBlock.transactions.map(transactionFromRpc)),
       prePowHash: prePow,
       pow: new PowState({ prePowHash: prePow, timestamp: header.timestamp, bits: header.bits, matrixCache: this.powMatrixCache }),
       nonceLow: Math.floor(this.random() * U32) >>> 0,
       nonceHigh: Math.floor(this.random() * U32) >>> 0,
     };
-    this.emit({ type: 'template', miner: miner.config.name, at: this.timers.now(), block });
+    this.emit({ type: 'template', miner: miner.config.name, at: this.timers.now(), header });
   }
 }
 

@@ -8,7 +8,6 @@ import { bytesToHex } from '../kaspa/bytes';
 import { ZERO_HASH } from '../kaspa/hashing';
 import { computeMass } from '../kaspa/mass';
 import { difficultyFromBits } from '../kaspa/pow';
-import { transactionHash, transactionId } from '../kaspa/transaction';
 import type { Hash, ScriptPublicKey, Transaction } from '../kaspa/types';
 import type {
   RpcAcceptedTransactionIds,
@@ -20,6 +19,7 @@ import type {
 } from '../rpc/types';
 import type { AcceptedTransactionIds, BlockInfo, UtxoChange } from './consensus';
 import type { MempoolEntry } from './mempool';
+import { txHashOf, txIdOf } from './tx-digests';
 import { headerToRpc, scriptPublicKeyToRpcString, transactionToRpcOutput } from '../rpc/convert-block';
 import { outpointToRpc } from '../rpc/convert-transaction';
 
@@ -60,7 +60,7 @@ interface TransactionFacts {
 const blockTransactionFacts = new WeakMap<Transaction, TransactionFacts>();
 
 function factsOf(tx: Transaction): TransactionFacts {
-  return { hash: transactionHash(tx), computeMass: computeMass(tx) };
+  return { hash: txHashOf(tx), computeMass: computeMass(tx) };
 }
 
 function blockTransactionFactsOf(tx: Transaction): TransactionFacts {
@@ -80,7 +80,7 @@ export function transactionToRpcVerbose(
   tx: Transaction,
   prefix: AddressPrefix,
   block: ContainingBlock | null,
-  id: Hash = transactionId(tx),
+  id: Hash = txIdOf(tx),
   facts: TransactionFacts = factsOf(tx),
 ): RpcTransaction {
   const rpc = transactionToRpcOutput(tx, {

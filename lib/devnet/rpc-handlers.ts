@@ -16,7 +16,6 @@
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { addressToScriptPublicKey, decodeAddress, scriptPublicKeyToAddress, type Address, type AddressPrefix } from '../kaspa/address';
 import { bytesToHex, concatBytes, hexToBytes } from '../kaspa/bytes';
-import { transactionId } from '../kaspa/transaction';
 import type { ScriptPublicKey, Transaction } from '../kaspa/types';
 import type { DecodedRequest } from '../rpc/request-schemas';
 import type { RpcNetworkType, RpcRawBlock, RpcTransaction, RpcTransactionInputForm, SubmitBlockReport } from '../rpc/types';
@@ -31,6 +30,7 @@ import {
   utxoChangeToRpc,
 } from './rpc-converter';
 import { transactionFromRpc } from '../rpc/convert-transaction';
+import { txIdOf } from './tx-digests';
 import { RequestDeserializationError, type WrpcHandlers } from './wrpc-server';
 
 export interface RpcNetwork {
@@ -152,7 +152,7 @@ export function createRpcHandlers(options: RpcHandlersOptions): WrpcHandlers {
       result = submit();
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new RpcHandlerError(`Rejected transaction ${bytesToHex(transactionId(tx))}: ${reason}`);
+      throw new RpcHandlerError(`Rejected transaction ${bytesToHex(txIdOf(tx))}: ${reason}`);
     }
     options.onTransactionsAccepted?.(result.accepted);
     return result;

@@ -130,10 +130,13 @@ describe('traffic generator against a fake node', () => {
   it.each([
     { rate: 20, seconds: 4 },
     { rate: 4, seconds: 8 },
-  ])('holds $rate submissions per second over $seconds seconds of fake time', async ({ rate, seconds }) => {
+  ])('holds $rate new transactions per second over $seconds seconds of fake time', async ({ rate, seconds }) => {
     const run = scenario(seconds * 1000, { rate }, { verifySignatures: false });
     await runToHorizon(run);
-    const sent = run.node.submissions.filter((submission) => submission.at <= seconds * 1000);
+    const submitted = run.node.submissions.filter((submission) => submission.at <= seconds * 1000);
+    const replacements = submitted.filter((submission) => submission.method === 'submitTransactionReplacement');
+    expect(replacements.length).toBeGreaterThan(0);
+    const sent = submitted.filter((submission) => submission.method === 'submitTransaction');
     expect(sent.length).toBeGreaterThanOrEqual(Math.floor(rate * seconds * 0.95));
     expect(sent.length).toBeLessThanOrEqual(rate * seconds + 2);
     for (let second = 1; second < seconds; second++) {
@@ -356,8 +359,9 @@ describe('funding', () => {
     );
     expect(splits.length).toBeGreaterThanOrEqual(4);
     for (const count of withSplits.utxoCounts) expect(count).toBeGreaterThanOrEqual(20);
-    // Kinds needing more than a wallet holds fall back to a payment; a payment never goes without funds.
-    expect(withSplits.stats.skippedByReason['payment:no_funded_wallet']).toBeUndefined();
+    // Kinds needing more than a wallet holds fall back to a payment, so a payment rarely goes without funds (only while
+    // the first splits await the chain, when replacements and orphan pairs lock UTXOs beyond the rate).
+    expect(withSplits.stats.skippedByReason['payment:no_funded_wallet'] ?? 0).toBeLessThanOrEqual(0.02 * withSplits.stats.accepted);
     expect(withSplits.stats.accepted).toBeGreaterThanOrEqual(0.9 * 40 * 3);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Devnet transaction traffic: a steady stream of realistic transactions from a WalletSet, submitted through the
- * node's wRPC methods (submitTransaction, submitTransactionReplacement). A token bucket holds the rate (one token
- * per submission), at most `maxInFlight` submissions wait for the node at once, and node rejections are counted per
- * reason, never thrown.
+ * node's wRPC methods (submitTransaction, submitTransactionReplacement). A token bucket holds the rate of new
+ * transactions: one token per submission, none for a replacement, which supersedes a transaction already counted, so
+ * the chain accepts about `rate` transactions a second. At most `maxInFlight` submissions wait for the node at once,
+ * and node rejections are counted per reason, never thrown.
  *
  * Kinds: payments (1–3 inputs, 1–3 outputs, change), fan-outs to fresh and known addresses, consolidations of many
  * small UTXOs, splits of a large UTXO (a coinbase reward) into mid-size outputs to the same wallet, payloads (text
@@ -22,6 +23,9 @@ import { RpcError } from '../rpc/errors';
 import { transactionToRpc, type RpcCaller } from '../rpc/convert-transaction';
 import { createTokenTraffic, type TokenTraffic } from './token-traffic';
 import { storageSafeAmount, WalletError, type BuiltTransaction, type Payment, type SpendableUtxo, type Wallet, type WalletSet } from './wallet';
+
+/** kaspad's rejection of a transaction spending outputs it does not know (submitted with allowOrphan false). */
+const MISSING_INPUTS = /is an orphan where orphan is disallowed/;
 
 export const TRAFFIC_KINDS = [
   'payment',
@@ -95,7 +99,10 @@ export interface TrafficGeneratorOptions {
   /** How often wallets re-read their UTXOs and the virtual DAA score; default 1000 ms. */
   refreshIntervalMs?: number;
   mix?: Partial<Record<TrafficKind, number>>;
-  /** A wallet with fewer usable UTXOs is split up first; default max(8, ⌈2 × rate / wallets⌉). */
+  /**
+   * A wallet with fewer usable UTXOs is split up first; default max(8, ⌈2.5 × rate / wallets⌉): two seconds of its
+   * share of the rate, plus room for the replacements and orphan pairs that lock UTXOs without taking a token.
+   */
   minUtxosPerWallet?: number;
   /**
    * A wallet with more usable UTXOs is consolidated first; default max(64, 4 × minUtxosPerWallet). Coinbase rewards
@@ -209,7 +216,7 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
   if (!options.tokens) mix.token = 0;
   const totalWeight = TRAFFIC_KINDS.reduce((sum, kind) => sum + Math.max(0, mix[kind]), 0);
   if (!(totalWeight > 0)) throw new RangeError('the traffic mix needs a positive weight');
-  const minUtxosPerWallet = options.minUtxosPerWallet ?? Math.max(8, Math.ceil((2 * rate) / wallets.wallets.length));
+  const minUtxosPerWallet = options.minUtxosPerWallet ?? Math.max(8, Math.ceil((2.5 * rate) / wallets.wallets.length));
   const maxUtxosPerWallet = options.maxUtxosPerWallet ?? Math.max(64, 4 * minUtxosPerWallet);
   if (!(maxUtxosPerWallet > minUtxosPerWallet)) {
     throw new RangeError(`maxUtxosPerWallet (${maxUtxosPerWallet}) must exceed minUtxosPerWallet (${minUtxosPerWallet})`);
@@ -499,7 +506,7 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
 
   const submit = async (kind: TrafficKind, item: Submission): Promise<boolean> => {
     const { wallet, built } = item;
-    tokens -= 1;
+    if (item.method !== 'submitTransactionReplacement') tokens -= 1;
     counters.submitted += 1;
     counters.byKind[kind].submitted += 1;
     try {
@@ -520,6 +527,7 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
       item.onRejected?.();
       if (item.replaces) wallet.abortReplacement(item.replaces);
       else wallet.release(built.id);
+      if (rejected && MISSING_INPUTS.test(error.message)) wallet.releaseMissingParents(built);
       if (rejected) {
         counters.rejected += 1;
         counters.byKind[kind].rejected += 1;

@@ -269,6 +269,25 @@ describe('pending transactions', () => {
     expect(wallet.spendableUtxos().map((utxo) => utxo.entry.amount)).toEqual([100n * KAS]);
   });
 
+  it('releases a pending parent the node lost when a child spending its change is rejected for missing inputs', () => {
+    const set = fundedSet([[{ amount: 100n * KAS }, { amount: 50n * KAS }]]);
+    const [wallet, receiver] = set.wallets as [Wallet, Wallet];
+    const [large, small] = wallet.spendableUtxos().sort((a, b) => Number(b.entry.amount - a.entry.amount));
+    const parent = wallet.buildTransaction({ inputs: [large!], payments: [{ to: receiver.address, amount: 10n * KAS }] });
+    wallet.track(parent);
+    const child = wallet.buildTransaction({ inputs: [parent.change!], payments: [{ to: receiver.address, amount: 10n * KAS }] });
+    const unrelated = wallet.buildTransaction({ inputs: [small!], payments: [{ to: receiver.address, amount: 10n * KAS }] });
+    wallet.track(unrelated);
+
+    expect(wallet.releaseMissingParents(unrelated)).toEqual([]);
+    expect(wallet.releaseMissingParents(child)).toEqual([parent.id]);
+    expect(wallet.isPending(parent.id)).toBe(false);
+    expect(wallet.isPending(unrelated.id)).toBe(true);
+    const spendable = wallet.spendableUtxos().map((utxo) => utxo.entry.amount);
+    expect(spendable).toContain(100n * KAS);
+    expect(spendable).not.toContain(parent.change!.entry.amount);
+  });
+
   it('settles a pending transaction once the node reports its inputs spent and its outputs added', () => {
     const set = fundedSet([[{ amount: 100n * KAS }]]);
     const [wallet, receiver] = set.wallets as [Wallet, Wallet];

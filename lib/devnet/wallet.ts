@@ -561,6 +561,19 @@ export class Wallet {
   }
 
   /**
+   * The node rejected `built` for spending outputs it does not know. A pending transaction whose change `built` spends
+   * is then gone from the node (dropped from its mempool without the wallet hearing of it): it is released with its
+   * descendants instead of offering its change again until the TTL. Returns the ids released.
+   */
+  releaseMissingParents(built: BuiltTransaction): string[] {
+    const spent = new Set(built.inputs.map((utxo) => outpointKey(utxo.outpoint)));
+    const parents = [...this.#pending]
+      .filter(([, record]) => record.built.change !== null && spent.has(outpointKey(record.built.change.outpoint)))
+      .map(([id]) => id);
+    return parents.flatMap((id) => this.release(id));
+  }
+
+  /**
    * Re-signs pending transaction `id` with the same inputs, payments and payload and a strictly higher feerate
    * (fee ≥ `feeMultiplier` × the old fee), for submitTransactionReplacement. Until `completeReplacement` or
    * `abortReplacement`, the old transaction's change is not offered for spending.
