@@ -1,5 +1,6 @@
 /**
- * Indexer benchmarks. Run with `npx tsx bench/indexer.ts`; the run stops by itself. Prints:
+ * Indexer benchmarks. Run with `npm run bench:indexer` (with the 64 MB young-generation semi-space `npm run indexer`
+ * uses; `npx tsx bench/indexer.ts` runs with Node's default); the run stops by itself. Prints:
  *   1. ingest: tx/s and blocks/s indexing a devnet chain of at least --transactions (100,000) transactions, on
  *      PostgreSQL (--postgres, default postgres://postgres@127.0.0.1:5432/test; a scratch database is made and
  *      dropped) and on an on-disk PGlite; with the time a bare getBlocks sweep of the same chain takes (the node's

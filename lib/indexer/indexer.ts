@@ -21,6 +21,11 @@ export interface IndexerBatchSettings {
   /** Blocks written per database transaction. */
   maxBlocks: number;
   /**
+   * Batches committing at once, each on its own connection: while PostgreSQL writes one, the next is converted and
+   * sent. Block rows carry no checkpoint, so their commit order is free; the checkpoint moves only after all commit.
+   */
+  parallelWrites: number;
+  /**
    * PostgreSQL only: commit batches with `synchronous_commit = off`. Safe for the index: a batch and its checkpoint
    * commit together, so a crash loses at most the last batches, which the next start fetches again.
    */
@@ -68,8 +73,12 @@ export interface Indexer {
 
 export const DEFAULT_CHECKPOINT_NAME = 'virtual-chain';
 
+/** Blocks requested ahead of the batch being stored during a catch-up. */
+const FETCH_AHEAD = 100;
+
 const DEFAULTS = {
-  maxBlocks: 500,
+  maxBlocks: 100,
+  parallelWrites: 2,
   nodePollIntervalMs: 2_000,
   retryDelayMs: 1_000,
   maxRetryDelayMs: 30_000,
@@ -109,6 +118,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
   const clock = options.clock ?? Date.now;
   const settings: IndexerBatchSettings = {
     maxBlocks: options.batch?.maxBlocks ?? DEFAULTS.maxBlocks,
+    parallelWrites: options.batch?.parallelWrites ?? DEFAULTS.parallelWrites,
     asynchronousCommit: options.batch?.asynchronousCommit ?? true,
   };
   const checkpointName = options.checkpointName ?? DEFAULT_CHECKPOINT_NAME;
@@ -199,29 +209,52 @@ export function createIndexer(options: IndexerOptions): Indexer {
     lastBatchAt = clock();
   };
 
+  /** Batches of blocks still committing (at most `parallelWrites`); `flushWrites` waits for all of them. */
+  let writes: Promise<void>[] = [];
+  /** Blocks of the batches in `writes`: written already as far as the next batches are concerned. */
+  const writing = new Set<string>();
+
+  const flushWrites = async (): Promise<void> => {
+    const pending = writes;
+    writes = [];
+    const failed = (await Promise.allSettled(pending)).find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+  };
+
   /**
    * Stores the blocks not known to be stored, in batches of `maxBlocks` (a block stored before an eviction from
-   * `known` is simply written again: every write is idempotent). Inputs resolve against the index as it grows.
+   * `known` is simply written again: every write is idempotent), up to `parallelWrites` batches committing at once.
+   * Inputs resolve against the batches before them and the index. Callers flush before reading what was stored.
    */
   const storeBlocks = async (blocks: readonly RpcBlock[]): Promise<void> => {
     const seen = new Set<string>();
     const toStore = blocks.filter((block) => {
       const hash = block.header.hash;
-      if (seen.has(hash) || known.has(hash)) return false;
+      if (seen.has(hash) || known.has(hash) || writing.has(hash)) return false;
       seen.add(hash);
       return true;
     });
     for (let start = 0; start < toStore.length; start += settings.maxBlocks) {
       const converted = toStore.slice(start, start + settings.maxBlocks).map((block) => convertBlock(block, prefix!));
-      await batchTransaction(async (tx) => {
-        const transactions = await resolver.resolve(tx, converted.flatMap((item) => item.transactions));
+      const transactions = await resolver.resolve(db, converted.flatMap((item) => item.transactions));
+      const hashes = converted.map((item) => bytesToHex(item.block.hash));
+      for (const hash of hashes) writing.add(hash);
+      if (writes.length >= settings.parallelWrites) await Promise.race(writes);
+      const write = batchTransaction(async (tx) => {
         await insertBlocks(tx, converted.map((item) => item.block));
         await insertTransactions(tx, transactions);
-      });
-      const hashes = converted.map((item) => bytesToHex(item.block.hash));
-      converted.forEach((item, position) => remember(hashes[position]!, storedBlockOf(item)));
-      lastBatchAt = clock();
-      options.onBlocksStored?.(hashes);
+      })
+        .then(() => {
+          converted.forEach((item, position) => remember(hashes[position]!, storedBlockOf(item)));
+          lastBatchAt = clock();
+          options.onBlocksStored?.(hashes);
+        })
+        .finally(() => {
+          for (const hash of hashes) writing.delete(hash);
+          writes = writes.filter((pending) => pending !== write);
+        });
+      write.catch(() => undefined);
+      writes.push(write);
     }
   };
 
@@ -248,13 +281,21 @@ export function createIndexer(options: IndexerOptions): Indexer {
   };
 
   /**
-   * getBlocks from the checkpoint until the sink: each page holds the merge sets of the chain blocks after `lowHash`
-   * and ends with the highest chain block reached (plus the sink's anticone on the last page). The next page is
-   * requested while the current one is written.
+   * getBlocks (hashes and verbose data only) from the checkpoint until the sink: each page holds the merge sets of the
+   * chain blocks after `lowHash` and ends with the highest chain block reached (plus the sink's anticone on the last
+   * page). The next page is requested while the current one's blocks are fetched and written.
    */
   const storeBlocksFromCheckpoint = async (): Promise<void> => {
+    try {
+      await fetchAndStorePages();
+    } finally {
+      await flushWrites();
+    }
+  };
+
+  const fetchAndStorePages = async (): Promise<void> => {
     let lowHash = bytesToHex(checkpoint!.blockHash);
-    const fetchPage = (low: string) => rpc.call('getBlocks', { lowHash: low, includeBlocks: true, includeTransactions: true });
+    const fetchPage = (low: string) => rpc.call('getBlocks', { lowHash: low, includeBlocks: true, includeTransactions: false });
     let next = fetchPage(lowHash);
     for (;;) {
       const page = await next;
@@ -264,9 +305,29 @@ export function createIndexer(options: IndexerOptions): Indexer {
         next = fetchPage(highest);
         next.catch(() => undefined);
       }
-      await storeBlocks(page.blocks);
+      await fetchAndStoreBlocks(page.blocks.map((block) => block.header.hash).filter((hash) => !known.has(hash) && !writing.has(hash)));
       if (!advanced) return;
       lowHash = highest;
+    }
+  };
+
+  /**
+   * A page names up to a merge set limit of blocks (tens of thousands of transactions at mainnet peaks): read whole,
+   * the node's encoding, the decoding here and the database writes would take turns. Fetched block by block with
+   * `FETCH_AHEAD` requests in flight, each batch is stored while the next ones travel.
+   */
+  const fetchAndStoreBlocks = async (hashes: readonly string[]): Promise<void> => {
+    const requests: Promise<RpcBlock>[] = [];
+    const requestUpTo = (end: number) => {
+      for (let index = requests.length; index < Math.min(end, hashes.length); index++) {
+        const request = rpc.call('getBlock', { hash: hashes[index]!, includeTransactions: true }).then(({ block }) => block);
+        request.catch(() => undefined);
+        requests.push(request);
+      }
+    };
+    for (let start = 0; start < hashes.length; start += settings.maxBlocks) {
+      requestUpTo(start + settings.maxBlocks + FETCH_AHEAD);
+      await storeBlocks(await Promise.all(requests.slice(start, start + settings.maxBlocks)));
     }
   };
 
@@ -370,7 +431,11 @@ export function createIndexer(options: IndexerOptions): Indexer {
 
   /** Live batches: the blocks of every queued BlockAdded, then the queued chain changes with one checkpoint. */
   const processEvents = async (events: readonly IndexerEvent[]): Promise<void> => {
-    await storeBlocks(events.flatMap((event) => (event.kind === 'block' ? [event.block] : [])));
+    try {
+      await storeBlocks(events.flatMap((event) => (event.kind === 'block' ? [event.block] : [])));
+    } finally {
+      await flushWrites();
+    }
     if (events.some((event) => event.kind === 'resync')) {
       await catchUp();
       return;

@@ -45,6 +45,22 @@ describe('input resolution', () => {
     expect(resolver.waiting).toBe(1);
   });
 
+  it('resolves from the latest batches before they are stored, keeping at most maxRecentOutputs of their outputs', async () => {
+    const resolver = createInputResolver({ maxRecentOutputs: 2 });
+    const older = syntheticTransaction('older batch', 1n, [], [payToAddressOutput('erin', 10n)]);
+    const newer = syntheticTransaction('newer batch', 2n, [], [payToAddressOutput('frank', 20n), payToAddressOutput('grace', 30n)]);
+    await resolver.resolve(db, [older]);
+    await resolver.resolve(db, [newer]);
+    const spend = (label: string, creator: typeof older, index: number) =>
+      syntheticTransaction(label, 3n, [{ previousTransactionId: creator.transactionId, previousIndex: index, previousOutput: null }], []);
+    const fromRecent = spend('spends the newer batch', newer, 1);
+    const fromEvicted = spend('spends the older batch', older, 0);
+
+    await resolver.resolve(db, [fromRecent, fromEvicted]);
+    expect(fromRecent.inputs[0]!.previousOutput?.amount).toBe(30n);
+    expect(fromEvicted.inputs[0]!.previousOutput).toBeNull();
+  });
+
   it('forgets the oldest waiting spenders beyond its bound', async () => {
     const resolver = createInputResolver({ maxWaiting: 2 });
     const spenders = ['a', 'b', 'c'].map((label) =>

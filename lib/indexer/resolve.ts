@@ -3,7 +3,8 @@ import { bytesToHex } from '../kaspa/bytes';
 import type { Outpoint } from '../kaspa/types';
 
 /**
- * Fills each input's spent output: from the transactions of the same batch first, then from the index. kaspad keeps
+ * Fills each input's spent output: from the transactions of the same batch first, then from the outputs of the
+ * latest batches (kept in memory, so a batch still committing serves the next one), then from the index. kaspad keeps
  * no transaction index (there is no getTransaction, getBlock needs the containing block's hash, which only the
  * index itself could tell, and getUtxosByAddresses lists unspent outputs only), so an output the index does not hold
  * cannot be fetched from the node; its input stays null.
@@ -22,7 +23,12 @@ export interface InputResolver {
 
 const outpointKey = (outpoint: Outpoint) => `${bytesToHex(outpoint.transactionId)}:${outpoint.index}`;
 
-export function createInputResolver({ maxWaiting = 20_000 }: { maxWaiting?: number } = {}): InputResolver {
+export function createInputResolver({
+  maxWaiting = 20_000,
+  maxRecentOutputs = 200_000,
+}: { maxWaiting?: number; maxRecentOutputs?: number } = {}): InputResolver {
+  /** Outputs of the latest batches by outpoint key, oldest first in insertion order. */
+  const recent = new Map<string, OutputRecord>();
   /** Creating transaction id (hex) → spenders waiting for it, oldest first in insertion order. */
   const waitingFor = new Map<string, TransactionRecord[]>();
   let waiting = 0;
@@ -55,9 +61,18 @@ export function createInputResolver({ maxWaiting = 20_000 }: { maxWaiting?: numb
       for (const spender of batch) {
         for (const input of spender.inputs) {
           if (input.previousOutput !== null) continue;
-          input.previousOutput = created.get(outpointKey(input.previousOutpoint)) ?? null;
+          const key = outpointKey(input.previousOutpoint);
+          input.previousOutput = created.get(key) ?? recent.get(key) ?? null;
           if (input.previousOutput === null) unresolved.push({ input, spender });
         }
+      }
+      for (const [key, output] of created) {
+        recent.delete(key);
+        recent.set(key, output);
+      }
+      for (const key of recent.keys()) {
+        if (recent.size <= maxRecentOutputs) break;
+        recent.delete(key);
       }
       const stored = await resolvePreviousOutputs(
         db,
