@@ -3,6 +3,8 @@ export async function register(): Promise<void> {
   try {
     const { getRuntime } = await import('./lib/runtime');
     await getRuntime();
+    const { installV1RequestResolver } = await import('./lib/runtime/v1-fast-path');
+    installV1RequestResolver();
   } catch (error) {
     console.error('[dagboard] start-up failed:', error instanceof Error ? error.message : error);
   }

@@ -34,7 +34,7 @@ export default defineConfig({
     { name: 'ui', testDir: './e2e/ui' },
   ],
   webServer: {
-    command: `npx next start -p ${port} -H 127.0.0.1`,
+    command: `node server.mjs -p ${port} -H 127.0.0.1`,
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

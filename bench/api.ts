@@ -1,13 +1,14 @@
 /**
- * Throughput and latency of the /v1 API under `next start`, each endpoint beside a bare node:http server that makes
+ * Throughput and latency of the /v1 API under `npm start` (server.mjs: Next with /v1 ahead of its router), each
+ * endpoint beside a bare node:http server that makes
  * the same database read or node call (lib/db, lib/rpc) on the same database and node, in the same run, so the ratio
- * is the cost of everything around the read: Next's routing, the key check, RU metering, validation, formatting,
+ * is the cost of everything around the read: the HTTP front, the key check, RU metering, validation, formatting,
  * ETag and headers. Run with `npx tsx bench/api.ts` after `npx next build` in the same working tree; it stops by
  * itself and stops everything it started.
  *
  * It starts, on loopback: a devnet node (lib/devnet/main.ts, on --port + 2), a scratch PostgreSQL database (made and
  * dropped through --postgres), a key with room for the load (the real `npm run keys` entry), the indexer as its own
- * process (`npm run indexer`'s entry, so neither server shares its event loop with indexing), `next start` on --port
+ * process (`npm run indexer`'s entry, so neither server shares its event loop with indexing), server.mjs on --port
  * with INDEXER_MODE=off, and the bare server (this file with --bare, on --port + 1, its own process like the app). Once the index holds the sink's coinbase and the miner's history has a full page, each endpoint is measured
  * for --duration seconds at --connections after a 2 s warm-up, app and bare alternating, for --rounds rounds:
  *   GET /v1/transactions/{id}                 (getTransaction)
@@ -230,7 +231,7 @@ async function main(): Promise<void> {
     const key = /^key \(shown once, store it now\): (\S+)$/m.exec(created.stdout)?.[1];
     if (key === undefined) throw new Error(`npm run keys failed: ${created.stderr}`);
     start('indexer', 'npx', ['tsx', 'lib/indexer/main.ts'], { DATA_DIR: dataDir, DATABASE_URL: databaseUrl, KASPA_RPC_URL: nodeUrl });
-    start('app', 'npx', ['next', 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    start('app', 'node', ['server.mjs', '-p', String(port), '-H', '127.0.0.1'], {
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,
       KASPA_RPC_URL: nodeUrl,

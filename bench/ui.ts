@@ -107,7 +107,7 @@ async function waitForHealth(base: string, server: ChildProcess | undefined): Pr
 
 function startServer(port: number): { process: ChildProcess; dataDir: string } {
   const dataDir = mkdtempSync(join(tmpdir(), 'dagboard-bench-ui-'));
-  const child = spawn('npx', ['next', 'start', '-p', String(port), '-H', '127.0.0.1'], {
+  const child = spawn('node', ['server.mjs', '-p', String(port), '-H', '127.0.0.1'], {
     detached: true,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {

@@ -1,6 +1,6 @@
 /**
- * RU metering under real concurrency, against real `next start` processes this spec starts itself (the shared app
- * of playwright.config.ts runs on memory:// with API_KEYS only, so it cannot hold keys with small limits):
+ * RU metering under real concurrency, against real `npm start` servers (server.mjs) this spec starts itself (the
+ * shared app of playwright.config.ts runs on memory:// with API_KEYS only, so it cannot hold keys with small limits):
  *   - one devnet node (`npm run devnet`'s entry) on loopback, a scratch PostgreSQL database, keys made with the real
  *     `npm run keys` entry;
  *   - first one instance with the in-process meter, then two instances with REDIS_URL on the same database and node.
@@ -149,7 +149,7 @@ function createKey(name: string, ruPerSecond: string, ruPerMonth: string): { id:
 
 async function startApp(port: number, redis: boolean): Promise<ChildProcess> {
   expect(await portOpen(port), `port ${port} is taken`).toBe(false);
-  const child = start(`app on ${port}`, 'npx', ['next', 'start', '-p', String(port), '-H', '127.0.0.1'], {
+  const child = start(`app on ${port}`, 'node', ['server.mjs', '-p', String(port), '-H', '127.0.0.1'], {
     DATA_DIR: `./data/e2e-metering-${run}-${port}`,
     DATABASE_URL: databaseUrl,
     KASPA_RPC_URL: `ws://127.0.0.1:${devnetPort}`,

@@ -308,11 +308,18 @@ INSERT INTO token_stat_buckets (${STAT_BUCKET_COLUMNS})
 ${statBucketRowsSelect(allBucketsOf('token_stats'))};
 `;
 
+/** Inputs whose spent output is not stored yet, found again when the transaction creating it is stored. */
+const UNRESOLVED_INPUTS = `
+CREATE INDEX transaction_inputs_unresolved ON transaction_inputs (previous_transaction_id, previous_index)
+  WHERE previous_amount IS NULL;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial schema', sql: INITIAL_SCHEMA },
   { version: 2, name: 'api keys', sql: API_KEYS },
   { version: 3, name: 'krc-20 tokens', sql: TOKENS },
   { version: 4, name: 'krc-20 candles', sql: TOKEN_CANDLES },
+  { version: 5, name: 'unresolved inputs', sql: UNRESOLVED_INPUTS },
 ];
 
 /** Key of the transaction-scoped advisory lock that serialises migration runners across processes. */

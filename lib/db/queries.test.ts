@@ -379,31 +379,32 @@ describe.each(testBackends())('$name', (backend) => {
       expect(resolved).toEqual([null, funding.outputs[1], null, funding.outputs[0]]);
     });
 
-    it('fills in a spent output written later and updates the address history', async () => {
-      const spenderBefore = await getAddressTransactions(db, {
-        address: addressOf('spender'),
-        limit: 10,
-        acceptedOnly: false,
-        includePayload: false,
-      });
-      expect(spenderBefore.transactions.map(idHex)).toEqual([idHex(funding)]);
-      const [spent] = await resolvePreviousOutputs(db, [{ transactionId: funding.transactionId, index: 1 }]);
-      const resolvedSpend: TransactionRecord = {
-        ...unresolvedSpend,
-        inputs: unresolvedSpend.inputs.map((input) => ({ ...input, previousOutput: spent ?? null })),
-      };
-      await insertTransactions(db, [resolvedSpend]);
-      await insertTransactions(db, [unresolvedSpend]);
-      const spenderAfter = await getAddressTransactions(db, {
-        address: addressOf('spender'),
-        limit: 10,
-        acceptedOnly: false,
-        includePayload: false,
-      });
-      expect(spenderAfter.transactions.map((item) => [idHex(item), item.balanceChange, item.fee])).toEqual([
-        [idHex(unresolvedSpend), -300n, 50n],
-        [idHex(funding), 1000n, 0n],
-      ]);
+    it('completes a spender stored before the output it spends, once, whichever way the output arrives', async () => {
+      const lateFunding = syntheticTransaction('late funding', 7_000n, [], [payToAddressOutput('late spender', 400n)]);
+      const earlySpend = syntheticTransaction(
+        'early spend',
+        7_500n,
+        [{ previousTransactionId: lateFunding.transactionId, previousIndex: 0, previousOutput: null }],
+        [payToAddressOutput('shop', 350n)],
+      );
+      const history = async () =>
+        (await getAddressTransactions(db, { address: addressOf('late spender'), limit: 10, acceptedOnly: false, includePayload: false }))
+          .transactions.map((item) => [idHex(item), item.balanceChange, item.fee]);
+
+      await insertTransactions(db, [earlySpend]);
+      expect(await history()).toEqual([]);
+      await insertTransactions(db, [lateFunding]);
+      const completed = [
+        [idHex(earlySpend), -400n, 50n],
+        [idHex(lateFunding), 400n, 0n],
+      ];
+      expect(await history()).toEqual(completed);
+
+      // The indexer may still write the spender again, resolved by it or not: the sums do not move.
+      const [spent] = await resolvePreviousOutputs(db, [{ transactionId: lateFunding.transactionId, index: 0 }]);
+      await insertTransactions(db, [{ ...earlySpend, inputs: earlySpend.inputs.map((input) => ({ ...input, previousOutput: spent ?? null })) }]);
+      await insertTransactions(db, [earlySpend, lateFunding]);
+      expect(await history()).toEqual(completed);
     });
   });
 

@@ -157,9 +157,41 @@ export async function insertTransactions(db: Queryable, batch: readonly Transact
   await insertOutputs(db, transactions);
   await insertInputs(db, transactions);
   await insertAddressRows(db, transactions, blockTimes);
+  await completeStoredSpenders(db, ids);
 }
 
-/** A batch may carry a transaction twice (contained in two of its blocks); an upsert may touch a row only once. */
+/**
+ * Stored inputs spending outputs of `creators` that were not stored when their spender was (a spender in a parallel
+ * block written first) get those outputs now, and their spenders' address rows the amounts sent. Each input is
+ * completed once (only a null spent output is filled), so the sums stay exact; this holds across restarts, unlike
+ * the indexer's in-memory list of waiting spenders.
+ */
+async function completeStoredSpenders(db: Queryable, creators: readonly Hash[]): Promise<void> {
+  await db.query(
+    `WITH completed AS (
+       UPDATE transaction_inputs i
+       SET previous_amount = o.amount, previous_script_version = o.script_version, previous_script = o.script,
+           previous_address = o.address, previous_script_type = o.script_type
+       FROM transaction_outputs o
+       WHERE i.previous_amount IS NULL AND i.previous_transaction_id = ANY($1::bytea[])
+         AND o.transaction_id = i.previous_transaction_id AND o.output_index = i.previous_index
+       RETURNING i.transaction_id, o.address, o.amount
+     )
+     INSERT INTO address_transactions (address, block_time, transaction_id, amount_sent, amount_received)
+     SELECT c.address, t.block_time, c.transaction_id, sum(c.amount), 0
+     FROM completed c JOIN transactions t USING (transaction_id)
+     WHERE c.address IS NOT NULL
+     GROUP BY c.address, t.block_time, c.transaction_id
+     ON CONFLICT (address, block_time, transaction_id) DO UPDATE SET
+       amount_sent = address_transactions.amount_sent + EXCLUDED.amount_sent`,
+    [creators],
+  );
+}
+
+/**
+ * A batch may carry a transaction twice (contained in two of its blocks); an upsert may touch a row only once. Sorted
+ * by id, so batches committing at once lock shared rows in one order and cannot deadlock on them.
+ */
 function earliestOfEachId(transactions: readonly TransactionRecord[]): TransactionRecord[] {
   const byId = new Map<string, TransactionRecord>();
   for (const transaction of transactions) {
@@ -167,7 +199,7 @@ function earliestOfEachId(transactions: readonly TransactionRecord[]): Transacti
     const kept = byId.get(id);
     if (kept === undefined || transaction.blockTime < kept.blockTime) byId.set(id, transaction);
   }
-  return [...byId.values()];
+  return [...byId.keys()].sort().map((id) => byId.get(id)!);
 }
 
 /**

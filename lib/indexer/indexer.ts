@@ -213,6 +213,12 @@ export function createIndexer(options: IndexerOptions): Indexer {
   let writes: Promise<void>[] = [];
   /** Blocks of the batches in `writes`: written already as far as the next batches are concerned. */
   const writing = new Set<string>();
+  /**
+   * Transactions the batches in `writes` carry, with how many of those carry each. A batch carrying one of them
+   * waits for them all: the two would upsert the same rows, and a statement's snapshot would not show it the other's
+   * rows (a block time moved earlier, a spender completed) until that one commits.
+   */
+  const writingTransactions = new Map<string, number>();
 
   const flushWrites = async (): Promise<void> => {
     const pending = writes;
@@ -238,8 +244,11 @@ export function createIndexer(options: IndexerOptions): Indexer {
       const converted = toStore.slice(start, start + settings.maxBlocks).map((block) => convertBlock(block, prefix!));
       const transactions = await resolver.resolve(db, converted.flatMap((item) => item.transactions));
       const hashes = converted.map((item) => bytesToHex(item.block.hash));
-      for (const hash of hashes) writing.add(hash);
+      const transactionIds = transactions.map((transaction) => bytesToHex(transaction.transactionId));
+      if (transactionIds.some((id) => writingTransactions.has(id))) await Promise.allSettled(writes);
       if (writes.length >= settings.parallelWrites) await Promise.race(writes);
+      for (const hash of hashes) writing.add(hash);
+      for (const id of transactionIds) writingTransactions.set(id, (writingTransactions.get(id) ?? 0) + 1);
       const write = batchTransaction(async (tx) => {
         await insertBlocks(tx, converted.map((item) => item.block));
         await insertTransactions(tx, transactions);
@@ -251,6 +260,11 @@ export function createIndexer(options: IndexerOptions): Indexer {
         })
         .finally(() => {
           for (const hash of hashes) writing.delete(hash);
+          for (const id of transactionIds) {
+            const count = writingTransactions.get(id)! - 1;
+            if (count === 0) writingTransactions.delete(id);
+            else writingTransactions.set(id, count);
+          }
           writes = writes.filter((pending) => pending !== write);
         });
       write.catch(() => undefined);
