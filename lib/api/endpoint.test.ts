@@ -17,6 +17,8 @@ import { createMemoryMeter, createRedisMeter } from './metering';
 import { usageReport } from './usage';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0, 100);
+/** Ahead of the real clock: Redis expires window keys at absolute times, so a past window would vanish at once. */
+const REDIS_NOW = Date.UTC(2036, 10, 22, 12, 0, 0, 100);
 const HEX_HASH = /^[0-9a-f]{64}$/;
 const U64_MAX = 18446744073709551615n;
 
@@ -490,7 +492,7 @@ describe('two app instances on one Redis', () => {
     const { key, record } = await createApiKey(keys, {
       name: 'shared',
       limits: { milliRuPerSecond: 1000, milliRuPerMonth: 1_000_000 },
-      now: new Date(NOW),
+      now: new Date(REDIS_NOW),
     });
     const instances = [0, 1].map(() => {
       const redis = new Redis({ host: '127.0.0.1', port: 6379, maxRetriesPerRequest: 1 });
@@ -498,7 +500,7 @@ describe('two app instances on one Redis', () => {
       const context: ApiContext = {
         keys,
         meter: createRedisMeter({ redis, prefix }),
-        clock: () => NOW,
+        clock: () => REDIS_NOW,
         logger: { error: () => undefined },
       };
       return endpointDefiner(() => context)({
@@ -520,6 +522,6 @@ describe('two app instances on one Redis', () => {
     expect(statuses.filter((status) => status === 200)).toHaveLength(10);
     expect(statuses.filter((status) => status === 429)).toHaveLength(20);
     const meter = createRedisMeter({ redis: clients[0]!, prefix });
-    expect(await meter.usage(record.id, record, NOW)).toMatchObject({ secondUsed: 1000, monthUsed: 1000 });
+    expect(await meter.usage(record.id, record, REDIS_NOW)).toMatchObject({ secondUsed: 1000, monthUsed: 1000 });
   });
 });

@@ -12,7 +12,8 @@ import {
   type Meter,
 } from './metering';
 
-const SECOND_START = Date.UTC(2026, 10, 22, 12, 0, 0);
+/** Ahead of the real clock: Redis expires window keys at absolute times, so a past window would vanish at once. */
+const SECOND_START = Date.UTC(2036, 10, 22, 12, 0, 0);
 const AMPLE: ApiKeyLimits = { milliRuPerSecond: 1e12, milliRuPerMonth: 1e14 };
 
 function counts(results: ChargeResult[]) {
@@ -65,8 +66,8 @@ function meterContract(name: string, makeMeter: () => Meter, newKeyId: () => str
       const later = await meter.charge(keyId, 10, limits, SECOND_START + 86_400_000);
       expect(later.outcome).toBe('allowance_exhausted');
       expect(later.monthRemaining).toBe(0);
-      expect(later.monthResetAt).toBe(Date.UTC(2026, 11, 1));
-      const nextMonth = await meter.charge(keyId, 10, limits, Date.UTC(2026, 11, 1, 0, 0, 0, 5));
+      expect(later.monthResetAt).toBe(Date.UTC(2036, 11, 1));
+      const nextMonth = await meter.charge(keyId, 10, limits, Date.UTC(2036, 11, 1, 0, 0, 0, 5));
       expect(nextMonth.outcome).toBe('charged');
       expect(nextMonth.monthRemaining).toBe(49_990);
     });
