@@ -16,6 +16,15 @@ function segmentsOf(path: string): string[] {
   return path.split('/').filter((segment) => segment.length > 0);
 }
 
+/** Route templates split once: matching runs on every /v1 request served ahead of Next's router. */
+const templateSegments = new Map<RouteId, string[]>();
+
+function segmentsOfRoute(route: RouteId): string[] {
+  let segments = templateSegments.get(route);
+  if (segments === undefined) templateSegments.set(route, (segments = segmentsOf(routePath(route))));
+  return segments;
+}
+
 function normaliseSegments(segments: string[]): string[] {
   if (segments[0] === 'v1' && segments[1] === 'tokens' && segments[2] !== undefined) {
     const standard = segments[2].toLowerCase();
@@ -47,7 +56,7 @@ export function matchRoutePath(routes: readonly RouteId[], pathname: string): Ro
   const actual = normaliseSegments(segmentsOf(pathname));
   const matches: { match: RouteMatch; parameterCount: number }[] = [];
   for (const route of routes) {
-    const params = matchTemplate(segmentsOf(routePath(route)), actual);
+    const params = matchTemplate(segmentsOfRoute(route), actual);
     if (params !== null) matches.push({ match: { route, params }, parameterCount: Object.keys(params).length });
   }
   return matches.sort((a, b) => a.parameterCount - b.parameterCount).map(({ match }) => match);

@@ -188,10 +188,7 @@ async function completeStoredSpenders(db: Queryable, creators: readonly Hash[]):
   );
 }
 
-/**
- * A batch may carry a transaction twice (contained in two of its blocks); an upsert may touch a row only once. Sorted
- * by id, so batches committing at once lock shared rows in one order and cannot deadlock on them.
- */
+/** A batch may carry a transaction twice (contained in two of its blocks); an upsert may touch a row only once. */
 function earliestOfEachId(transactions: readonly TransactionRecord[]): TransactionRecord[] {
   const byId = new Map<string, TransactionRecord>();
   for (const transaction of transactions) {
@@ -199,7 +196,7 @@ function earliestOfEachId(transactions: readonly TransactionRecord[]): Transacti
     const kept = byId.get(id);
     if (kept === undefined || transaction.blockTime < kept.blockTime) byId.set(id, transaction);
   }
-  return [...byId.keys()].sort().map((id) => byId.get(id)!);
+  return [...byId.values()];
 }
 
 /**

@@ -28,7 +28,7 @@ import { bytesToHex, hexToBytes, compareBytes } from '../kaspa/bytes';
 import { decodeCoinbasePayload, CoinbasePayloadError } from '../kaspa/coinbase';
 import { headerHash } from '../kaspa/header';
 import { MAX_SOMPI } from '../kaspa/amount';
-import { computeMass, CRESCENDO_BLOCK_MASS_LIMITS, transientMass, type BlockMassLimits } from '../kaspa/mass';
+import { CRESCENDO_BLOCK_MASS_LIMITS, transientMass, type BlockMassLimits } from '../kaspa/mass';
 import { merkleRoot } from '../kaspa/merkle';
 import { MuHash } from '../kaspa/muhash';
 import { blockLevelFromPow, calcWork, compactToTarget, difficultyFromBits, PowState, type PowMatrixCache } from '../kaspa/pow';
@@ -68,7 +68,7 @@ import {
   validateTransactionInIsolation,
   type TransactionLimits,
 } from './transaction-validator';
-import { txHashOf, txIdOf } from './tx-digests';
+import { txComputeMassOf, txHashOf, txIdOf } from './transaction-facts';
 import { ScriptVerificationCache, validateTransactionInUtxoContext } from './tx-validation';
 import { outpointKey, UtxoDiff, entriesEqual, type OutpointKey, type UtxoView } from './utxo-diff';
 
@@ -602,7 +602,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     let transient = 0n;
     let storage = 0n;
     for (const tx of transactions) {
-      compute += computeMass(tx);
+      compute += txComputeMassOf(tx);
       transient += transientMass(tx);
       storage += tx.storageMass;
       if (compute > this.massLimits.compute) throw new BlockInvalid(`block compute mass ${compute} exceeds the limit`, true);
@@ -1018,7 +1018,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
         continue;
       }
       const next = {
-        compute: mass.compute + computeMass(tx),
+        compute: mass.compute + txComputeMassOf(tx),
         transient: mass.transient + transientMass(tx),
         storage: mass.storage + tx.storageMass,
       };

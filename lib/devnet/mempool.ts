@@ -19,10 +19,10 @@
  * after a reorg are forgotten as accepted and re-submitted; those that fail are dropped.
  */
 import { bytesToHex, equalBytes, hexToBytes } from '../kaspa/bytes';
-import { computeMass, CRESCENDO_BLOCK_MASS_LIMITS, transactionEstimatedSerializedSize, transactionStorageMass, transientMass } from '../kaspa/mass';
+import { CRESCENDO_BLOCK_MASS_LIMITS, transactionEstimatedSerializedSize, transactionStorageMass, transientMass } from '../kaspa/mass';
 import type { Secp256k1Backend } from '../kaspa/signing';
 import { isCoinbase } from '../kaspa/transaction';
-import { txIdOf } from './tx-digests';
+import { txComputeMassOf, txIdOf } from './transaction-facts';
 import type { Hash, Outpoint, ScriptPublicKey, Transaction, TransactionOutput, UtxoEntry } from '../kaspa/types';
 import { buildFeerateEstimator, type FeerateEstimations } from './fee-estimator';
 import { feerateKey, Frontier, type FeerateKey, type RandomSource } from './frontier';
@@ -167,7 +167,7 @@ function newMutableTransaction(tx: Transaction): MutableTransaction {
     tx,
     id: bytesToHex(txIdOf(tx)),
     entries: tx.inputs.map(() => undefined),
-    computeMass: computeMass(tx),
+    computeMass: txComputeMassOf(tx),
     transientMass: transientMass(tx),
   };
 }

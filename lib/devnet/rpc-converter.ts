@@ -6,7 +6,6 @@
 import { scriptClassOf, scriptPublicKeyToAddress, type AddressPrefix, type ScriptClass } from '../kaspa/address';
 import { bytesToHex } from '../kaspa/bytes';
 import { ZERO_HASH } from '../kaspa/hashing';
-import { computeMass } from '../kaspa/mass';
 import { difficultyFromBits } from '../kaspa/pow';
 import type { Hash, ScriptPublicKey, Transaction } from '../kaspa/types';
 import type {
@@ -19,7 +18,7 @@ import type {
 } from '../rpc/types';
 import type { AcceptedTransactionIds, BlockInfo, UtxoChange } from './consensus';
 import type { MempoolEntry } from './mempool';
-import { txHashOf, txIdOf } from './tx-digests';
+import { txComputeMassOf, txHashOf, txIdOf } from './transaction-facts';
 import { headerToRpc, scriptPublicKeyToRpcString, transactionToRpcOutput } from '../rpc/convert-block';
 import { outpointToRpc } from '../rpc/convert-transaction';
 
@@ -51,27 +50,6 @@ function addressOf(scriptPublicKey: ScriptPublicKey, prefix: AddressPrefix): str
   return address;
 }
 
-interface TransactionFacts {
-  hash: Hash;
-  computeMass: bigint;
-}
-
-/** The hash and compute mass of block transactions, which never change once in a block (getBlocks repeats them). */
-const blockTransactionFacts = new WeakMap<Transaction, TransactionFacts>();
-
-function factsOf(tx: Transaction): TransactionFacts {
-  return { hash: txHashOf(tx), computeMass: computeMass(tx) };
-}
-
-function blockTransactionFactsOf(tx: Transaction): TransactionFacts {
-  let facts = blockTransactionFacts.get(tx);
-  if (facts === undefined) {
-    facts = factsOf(tx);
-    blockTransactionFacts.set(tx, facts);
-  }
-  return facts;
-}
-
 /**
  * `get_transaction(…, include_verbose_data = true)`: transaction verbose data (all-zero block hash and time 0 outside a
  * block) and output verbose data for outputs whose script has an address.
@@ -80,13 +58,11 @@ export function transactionToRpcVerbose(
   tx: Transaction,
   prefix: AddressPrefix,
   block: ContainingBlock | null,
-  id: Hash = txIdOf(tx),
-  facts: TransactionFacts = factsOf(tx),
 ): RpcTransaction {
   const rpc = transactionToRpcOutput(tx, {
-    transactionId: bytesToHex(id),
-    hash: bytesToHex(facts.hash),
-    computeMass: facts.computeMass,
+    transactionId: bytesToHex(txIdOf(tx)),
+    hash: bytesToHex(txHashOf(tx)),
+    computeMass: txComputeMassOf(tx),
     blockHash: bytesToHex(block?.hash ?? ZERO_HASH),
     blockTime: block?.timestamp ?? 0n,
   });
@@ -108,11 +84,7 @@ export function blockInfoToRpc(info: BlockInfo, prefix: AddressPrefix, includeTr
   const containing = { hash: info.hash, timestamp: info.header.timestamp };
   return {
     header: headerToRpc(info.header, info.hash),
-    transactions: includeTransactions
-      ? info.transactions.map((tx, index) =>
-          transactionToRpcVerbose(tx, prefix, containing, info.transactionIds[index], blockTransactionFactsOf(tx)),
-        )
-      : [],
+    transactions: includeTransactions ? info.transactions.map((tx) => transactionToRpcVerbose(tx, prefix, containing)) : [],
     verboseData: {
       hash: bytesToHex(info.hash),
       difficulty: difficultyFromBits(info.header.bits),

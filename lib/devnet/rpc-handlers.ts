@@ -30,7 +30,7 @@ import {
   utxoChangeToRpc,
 } from './rpc-converter';
 import { transactionFromRpc } from '../rpc/convert-transaction';
-import { txIdOf } from './tx-digests';
+import { txIdOf } from './transaction-facts';
 import { RequestDeserializationError, type WrpcHandlers } from './wrpc-server';
 
 export interface RpcNetwork {

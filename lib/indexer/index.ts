@@ -3,13 +3,14 @@
  * reorganisations, checkpoints, lag.
  *   - indexer.ts  createIndexer({ rpc, db, log, clock, batch }): start(), stop(), status(), whenReady().
  *                 Catch-up pages getBlocks from the checkpoint to the sink and fetches the pages' blocks with getBlock
- *                 ahead of the batches being written (two commit at once), then getVirtualChainFromBlock from the checkpoint for removed/added chain blocks and
- *                 accepted ids; live, it follows BlockAdded and VirtualChainChanged (subscribed before catching up;
- *                 duplicates are idempotent; a notification that does not continue the stored chain, or a reconnect,
- *                 triggers another catch-up). The checkpoint is the last chain block whose acceptance is stored and
+ *                 ahead of the batches being written (two commit at once), then getVirtualChainFromBlock from the
+ *                 checkpoint for removed/added chain blocks and accepted ids; live, it follows BlockAdded and
+ *                 VirtualChainChanged (subscribed before catching up; duplicates are idempotent; a notification that
+ *                 does not continue the stored chain, or a reconnect, triggers another catch-up). The checkpoint is the last chain block whose acceptance is stored and
  *                 commits in the same transaction as that acceptance.
  *   - convert.ts  node blocks → lib/db records (addresses and script classes computed from the scripts)
- *   - resolve.ts  spent outputs of inputs: same batch, the latest batches, then the index (kaspad has no transaction index to fall back on)
+ *   - resolve.ts  spent outputs of inputs: same batch, the latest batches, then the index (kaspad has no transaction
+ *                 index to fall back on)
  *   - main.ts     `npm run indexer`: the indexer alone against KASPA_RPC_URL and DATABASE_URL
  * Every SQL statement it sends lives in lib/db (including the advisory lock, re-exported here for the runtime).
  */

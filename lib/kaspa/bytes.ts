@@ -14,20 +14,24 @@ function hexDigitValue(code: number): number {
 /** Node's Buffer when present (read off globalThis so browser bundles get no Buffer polyfill): its native hex decoder. */
 const nodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 
+function invalidHex(hex: string): HexError {
+  return new HexError(`invalid hex string (${hex.length} characters)`);
+}
+
 /** Accepts only an even number of hex digits, either case. */
 export function hexToBytes(hex: string): Uint8Array {
-  if (hex.length % 2 !== 0) throw new HexError(`invalid hex string (${hex.length} characters)`);
+  if (hex.length % 2 !== 0) throw invalidHex(hex);
   const bytes = new Uint8Array(hex.length / 2);
   if (nodeBuffer !== undefined) {
     // Buffer#write stops at the first pair that is not two hex digits, so a short count means invalid input.
     const written = nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.length).write(hex, 'hex');
-    if (written !== bytes.length) throw new HexError(`invalid hex string (${hex.length} characters)`);
+    if (written !== bytes.length) throw invalidHex(hex);
     return bytes;
   }
   for (let i = 0; i < bytes.length; i++) {
     const high = hexDigitValue(hex.charCodeAt(2 * i));
     const low = hexDigitValue(hex.charCodeAt(2 * i + 1));
-    if (high < 0 || low < 0) throw new HexError(`invalid hex string (${hex.length} characters)`);
+    if (high < 0 || low < 0) throw invalidHex(hex);
     bytes[i] = (high << 4) | low;
   }
   return bytes;
