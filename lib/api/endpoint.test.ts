@@ -10,8 +10,8 @@ import {
   etagOf,
   ifNoneMatchMatches,
   type ApiContext,
-  type RouteHandler,
 } from './endpoint';
+import type { RouteHandler } from './http';
 import { createApiKey, createMemoryKeyStore, type ApiKeyLimits } from './keys';
 import { createMemoryMeter, createRedisMeter } from './metering';
 import { usageReport } from './usage';

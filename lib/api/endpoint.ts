@@ -11,7 +11,15 @@ import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { JsonParseError, parseJson, stringifyJson } from '../rpc/json';
 import { costOf, formatRu, routeMethod, type RouteId } from './costs';
-import { ApiError, fromZodError, problemResponse, toApiError, type Logger } from './errors';
+import { ApiError, fromZodError, problemReply, problemResponse, toApiError, type Logger } from './errors';
+import {
+  routeHandlerOf,
+  toWebResponse,
+  type ApiHandler,
+  type ApiRequest,
+  type ApiResponse,
+  type RouteHandler,
+} from './http';
 import { API_KEY_HEADER, authenticateApiKey, type ApiKeyLimits, type ApiKeyRecord, type KeyStore } from './keys';
 import { secondsUntil, type ChargeResult, type Meter, type MeterState } from './metering';
 
@@ -23,11 +31,7 @@ export interface ApiContext {
   logger: Logger;
 }
 
-export interface RouteContext {
-  params: Promise<Record<string, string | string[] | undefined>>;
-}
 
-export type RouteHandler = (request: Request, routeContext: RouteContext) => Promise<Response>;
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const SUBMIT_BLOCK_BODY_LIMIT = 4 * 1024 * 1024;
@@ -57,7 +61,8 @@ export interface HandlerInput<C, P, Q, B> {
   /** The caller's key; undefined only on public endpoints. */
   key: ApiKeyRecord | undefined;
   requestId: string;
-  request: Request;
+  /** The request's path, percent-encoded as received. */
+  pathname: string;
   now: number;
 }
 
@@ -111,8 +116,8 @@ export function corsHeaders(): Record<string, string> {
   return { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED_HEADERS.join(', ') };
 }
 
-function preflightResponse(methods: readonly string[], requestId: string): Response {
-  return new Response(null, {
+function preflightReply(methods: readonly string[], requestId: string): ApiResponse {
+  return {
     status: 204,
     headers: {
       ...corsHeaders(),
@@ -121,20 +126,22 @@ function preflightResponse(methods: readonly string[], requestId: string): Respo
       'access-control-max-age': '86400',
       'x-request-id': requestId,
     },
-  });
+    body: null,
+  };
 }
+
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** The client's x-request-id when it is short and plain (it is logged), otherwise a fresh UUID. */
-export function requestIdOf(request: Request): string {
-  const given = request.headers.get('x-request-id');
+export function requestIdOf(request: Request | ApiRequest): string {
+  const given = request instanceof Request ? request.headers.get('x-request-id') : request.header('x-request-id');
   return given !== null && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
 /** The OPTIONS export of a /v1 route file: answers CORS preflights without a key. */
 export function corsPreflight(methods: readonly string[]): RouteHandler {
-  return async (request) => preflightResponse(methods, requestIdOf(request));
+  return async (request) => toWebResponse(preflightReply(methods, requestIdOf(request)));
 }
 
 /** For the methods a /v1 route file does not serve, so they get the problem shape rather than an empty 405. */
@@ -190,22 +197,16 @@ function isJsonContentType(header: string | null): boolean {
   return mediaType === 'application/json';
 }
 
-async function readBodyText(request: Request, limit: number): Promise<string> {
-  const declared = request.headers.get('content-length');
+async function readBodyText(request: ApiRequest, limit: number): Promise<string> {
+  const declared = request.header('content-length');
   if (declared !== null && Number(declared) > limit) throw ApiError.bodyTooLarge(limit);
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (request.body !== null) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel();
-        throw ApiError.bodyTooLarge(limit);
-      }
-      chunks.push(value);
+    for await (const chunk of request.body) {
+      size += chunk.byteLength;
+      if (size > limit) throw ApiError.bodyTooLarge(limit);
+      chunks.push(chunk);
     }
   }
   const bytes = new Uint8Array(size);
@@ -221,10 +222,9 @@ async function readBodyText(request: Request, limit: number): Promise<string> {
   }
 }
 
-async function readJsonBody(request: Request, limit: number, bigintKeys: ReadonlySet<string> | undefined) {
-  if (!isJsonContentType(request.headers.get('content-type'))) {
-    throw ApiError.unsupportedMediaType(request.headers.get('content-type'));
-  }
+async function readJsonBody(request: ApiRequest, limit: number, bigintKeys: ReadonlySet<string> | undefined) {
+  const contentType = request.header('content-type');
+  if (!isJsonContentType(contentType)) throw ApiError.unsupportedMediaType(contentType);
   const text = await readBodyText(request, limit);
   if (text.trim() === '') throw ApiError.invalidJson('the request body is empty; a JSON object is required');
   try {
@@ -260,7 +260,7 @@ export function ifNoneMatchMatches(header: string | null, etag: string): boolean
   return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
 }
 
-function successResponse(result: EndpointResult, request: Request, headOnly: boolean): Response {
+function successReply(result: EndpointResult, request: ApiRequest, headOnly: boolean): ApiResponse {
   const text = stringifyJson(result.body);
   const policy = result.cache ?? { kind: 'no-store' };
   const headers: Record<string, string> = {
@@ -270,11 +270,9 @@ function successResponse(result: EndpointResult, request: Request, headOnly: boo
   if (policy.kind !== 'no-store') {
     headers.etag = etagOf(text);
     headers.vary = API_KEY_HEADER;
-    if (ifNoneMatchMatches(request.headers.get('if-none-match'), headers.etag)) {
-      return new Response(null, { status: 304, headers });
-    }
+    if (ifNoneMatchMatches(request.header('if-none-match'), headers.etag)) return { status: 304, headers, body: null };
   }
-  return new Response(headOnly ? null : text, { status: 200, headers });
+  return { status: 200, headers, body: headOnly ? null : text };
 }
 
 export function meteringHeaders(limits: ApiKeyLimits, state: MeterState, costCharged: number, now: number) {
@@ -311,13 +309,24 @@ function loggerOf(context: ApiContext | undefined): Logger {
   return context?.logger ?? { error: (message, entry) => console.error(message, entry) };
 }
 
-/** Binds the wrapper to the composition root's context (resolved per request, so it may open connections lazily). */
-export function endpointDefiner<C extends ApiContext>(getContext: () => C | Promise<C>) {
-  return function defineEndpoint<
+/** The query string's parameters; a target without one has none. */
+function searchParamsOf(target: string): { pathname: string; search: URLSearchParams } {
+  const queryStart = target.indexOf('?');
+  return queryStart < 0
+    ? { pathname: target, search: new URLSearchParams() }
+    : { pathname: target.slice(0, queryStart), search: new URLSearchParams(target.slice(queryStart + 1)) };
+}
+
+/**
+ * Binds the wrapper to the composition root's context (resolved per request, so it may open connections lazily) and
+ * turns each endpoint definition into an `ApiHandler`.
+ */
+export function endpointServer<C extends ApiContext>(getContext: () => C | Promise<C>) {
+  return function serveEndpoint<
     PS extends z.ZodType | undefined = undefined,
     QS extends z.ZodObject | undefined = undefined,
     BS extends z.ZodType | undefined = undefined,
-  >(definition: EndpointDefinition<C, PS, QS, BS>): RouteHandler {
+  >(definition: EndpointDefinition<C, PS, QS, BS>): ApiHandler {
     const method = routeMethod(definition.id);
     const cost = costOf(definition.id);
     const auth = definition.auth ?? 'api-key';
@@ -325,29 +334,29 @@ export function endpointDefiner<C extends ApiContext>(getContext: () => C | Prom
     if (auth === 'public' && cost !== 0) throw new Error(`${definition.id}: a public endpoint must be free`);
     if (definition.body !== undefined && method !== 'POST') throw new Error(`${definition.id}: only POST takes a body`);
 
-    return async (request, routeContext) => {
+    return async (request, routeParams) => {
       const requestId = requestIdOf(request);
-      if (request.method === 'OPTIONS') return preflightResponse([method], requestId);
+      if (request.method === 'OPTIONS') return preflightReply([method], requestId);
       const headOnly = request.method === 'HEAD' && method === 'GET';
       let context: C | undefined;
       let metered: { key: ApiKeyRecord; result: ChargeResult; now: number } | undefined;
-      let response: Response;
+      let reply: ApiResponse;
       try {
         if (request.method !== method && !headOnly) throw ApiError.methodNotAllowed(request.method, [method]);
         context = await getContext();
-        const url = new URL(request.url);
-        rejectKeyInQuery(url.searchParams);
+        const { pathname, search } = searchParamsOf(request.target);
+        rejectKeyInQuery(search);
         let key: ApiKeyRecord | undefined;
         if (auth === 'api-key') {
-          key = await authenticateApiKey(context.keys, request.headers.get(API_KEY_HEADER));
+          key = await authenticateApiKey(context.keys, request.header(API_KEY_HEADER));
           const now = context.clock();
           const result = await context.meter.charge(key.id, cost, key, now);
           metered = { key, result, now };
           const refused = refusal(result, key);
           if (refused !== undefined) throw refused;
         }
-        const queryText = queryRecord(url.searchParams, definition.query);
-        const params = parsePart(definition.params, await routeContext.params, 'path') as Output<PS>;
+        const queryText = queryRecord(search, definition.query);
+        const params = parsePart(definition.params, routeParams, 'path') as Output<PS>;
         const query = parsePart(definition.query, queryText, 'query') as Output<QS>;
         const body =
           definition.body === undefined
@@ -360,20 +369,20 @@ export function endpointDefiner<C extends ApiContext>(getContext: () => C | Prom
           body,
           key,
           requestId,
-          request,
+          pathname,
           now: metered?.now ?? context.clock(),
         });
-        response = successResponse(result, request, headOnly);
+        reply = successReply(result, request, headOnly);
       } catch (error) {
         const apiError = toApiError(error, { logger: loggerOf(context), requestId, route: definition.id });
-        response = problemResponse(apiError, requestId);
+        reply = problemReply(apiError, requestId);
       }
 
       if (metered !== undefined) {
         const { key, result, now } = metered;
         let state: MeterState = result;
         let charged = result.outcome === 'charged' ? cost : 0;
-        if (result.outcome === 'charged' && response.status >= 500) {
+        if (result.outcome === 'charged' && reply.status >= 500) {
           try {
             await context?.meter.refund(result.receipt);
           } catch (error) {
@@ -382,13 +391,23 @@ export function endpointDefiner<C extends ApiContext>(getContext: () => C | Prom
           state = refundedState(result, key, cost);
           charged = 0;
         }
-        for (const [name, value] of Object.entries(meteringHeaders(key, state, charged, now))) {
-          response.headers.set(name, value);
-        }
+        Object.assign(reply.headers, meteringHeaders(key, state, charged, now));
       }
-      for (const [name, value] of Object.entries(corsHeaders())) response.headers.set(name, value);
-      response.headers.set('x-request-id', requestId);
-      return response;
+      Object.assign(reply.headers, corsHeaders());
+      reply.headers['x-request-id'] = requestId;
+      return reply;
     };
   };
+}
+
+/** `endpointServer` for Next route files: each definition becomes a route handler. */
+export function endpointDefiner<C extends ApiContext>(getContext: () => C | Promise<C>) {
+  const serveEndpoint = endpointServer(getContext);
+  return <
+    PS extends z.ZodType | undefined = undefined,
+    QS extends z.ZodObject | undefined = undefined,
+    BS extends z.ZodType | undefined = undefined,
+  >(
+    definition: EndpointDefinition<C, PS, QS, BS>,
+  ): RouteHandler => routeHandlerOf(serveEndpoint(definition));
 }

@@ -6,6 +6,7 @@
  */
 import { ZodError } from 'zod';
 import { RpcError } from '../rpc/errors';
+import { toWebResponse, type ApiResponse } from './http';
 
 export interface FieldError {
   /** Where the problem is: `path.hash`, `query.limit`, `body.addresses[3]`, `header.x-api-key`. */
@@ -445,8 +446,8 @@ export function problemBody(error: ApiError, requestId: string): ProblemBody {
 }
 
 /** The problem document as a Response: never cached, carries the request id and the error's own headers. */
-export function problemResponse(error: ApiError, requestId: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(problemBody(error, requestId)), {
+export function problemReply(error: ApiError, requestId: string, headers: Record<string, string> = {}): ApiResponse {
+  return {
     status: error.status,
     headers: {
       ...headers,
@@ -455,5 +456,10 @@ export function problemResponse(error: ApiError, requestId: string, headers: Rec
       'cache-control': 'no-store',
       'x-request-id': requestId,
     },
-  });
+    body: JSON.stringify(problemBody(error, requestId)),
+  };
+}
+
+export function problemResponse(error: ApiError, requestId: string, headers: Record<string, string> = {}): Response {
+  return toWebResponse(problemReply(error, requestId, headers));
 }

@@ -6,7 +6,9 @@
  *   - keys.ts      key format, SHA-256 digests, constant-time check, KeyStore (memory, SQL), seeding, the migration
  *   - metering.ts  Meter: atomic check-and-charge per second window and UTC month (in-process, Redis) with refunds
  *   - schemas.ts   per-call limits and the shared zod pieces (hex, address, bounded lists, page size, u64)
- *   - endpoint.ts  endpointDefiner(getContext) → defineEndpoint(...) → Next route handler; CORS, caching helpers
+ *   - http.ts      the wrapper's own request and response shapes, and their adapters to web Request / Response
+ *   - endpoint.ts  endpointServer(getContext) → serveEndpoint(...) → ApiHandler; endpointDefiner → a Next route
+ *                  handler; CORS, caching helpers
  *   - usage.ts     the body of GET /v1/usage
  *   - keys-cli.ts  the `npm run keys` commands (create, list, disable) over a KeyStore
  *   - node-format.ts     kaspad's wRPC JSON → the spec's node format (reads), submission form → kaspad's input form
@@ -37,6 +39,7 @@ export {
   fromZodError,
   PROBLEM_CONTENT_TYPE,
   problemBody,
+  problemReply,
   problemResponse,
   problemType,
   redactSecrets,
@@ -80,6 +83,7 @@ export {
   corsPreflight,
   DEFAULT_BODY_LIMIT,
   endpointDefiner,
+  endpointServer,
   etagOf,
   EXPOSED_HEADERS,
   ifNoneMatchMatches,
@@ -95,9 +99,9 @@ export type {
   EndpointDefinition,
   EndpointResult,
   HandlerInput,
-  RouteContext,
-  RouteHandler,
 } from './endpoint';
+export { fromWebRequest, routeHandlerOf, toWebResponse } from './http';
+export type { ApiHandler, ApiRequest, ApiResponse, RouteContext, RouteHandler, RouteParams } from './http';
 export {
   addressString,
   boundedList,

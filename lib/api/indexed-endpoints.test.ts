@@ -15,7 +15,8 @@ import { bytesToHex, compareBytes } from '../kaspa/bytes';
 import { parseJson } from '../rpc/json';
 import type { RpcMethodName, RpcResponse } from '../rpc/types';
 import type { RouteId } from './costs';
-import { endpointDefiner, type RouteContext } from './endpoint';
+import { endpointDefiner } from './endpoint';
+import type { RouteContext } from './http';
 import {
   createIndexedReads,
   getAddressTransactionsEndpoint,

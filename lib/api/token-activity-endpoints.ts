@@ -68,8 +68,8 @@ export const getTokenHoldersEndpoint = activityEndpoint({
       .optional()
       .meta({ description: 'smaller holders: the address of the previous page’s last row' }),
   }),
-  async handler({ context, params, query, request }): Promise<EndpointResult> {
-    checkStandard(params.standard, request);
+  async handler({ context, params, query, pathname }): Promise<EndpointResult> {
+    checkStandard(params.standard, pathname);
     const token = await tokenNamed(context, params.ticker);
     let page;
     try {
@@ -86,8 +86,8 @@ export const getTokenOperationsEndpoint = activityEndpoint({
   id: 'GET /v1/tokens/tk20/{ticker}/operations',
   params: z.object({ standard: standardParam, ticker: tickerParam }),
   query: z.object({ limit: pageLimit, starting_after: opScoreCursor }),
-  async handler({ context, params, query, request }): Promise<EndpointResult> {
-    checkStandard(params.standard, request);
+  async handler({ context, params, query, pathname }): Promise<EndpointResult> {
+    checkStandard(params.standard, pathname);
     const token = await tokenNamed(context, params.ticker);
     const page = await getTokenOpPage(context.db, token.tick, query.limit, query.starting_after);
     const operations = page.rows.map((row) => ({
@@ -110,8 +110,8 @@ export const getTokenFillsEndpoint = activityEndpoint({
   id: 'GET /v1/tokens/tk20/{ticker}/fills',
   params: z.object({ standard: standardParam, ticker: tickerParam }),
   query: z.object({ limit: pageLimit, starting_after: opScoreCursor }),
-  async handler({ context, params, query, request }): Promise<EndpointResult> {
-    checkStandard(params.standard, request);
+  async handler({ context, params, query, pathname }): Promise<EndpointResult> {
+    checkStandard(params.standard, pathname);
     const token = await tokenNamed(context, params.ticker);
     const page = await getTokenFillPage(context.db, token.tick, query.limit, query.starting_after);
     const fills = page.rows.map((fill) => {

@@ -10,7 +10,8 @@ import { makeChain, storeChainCandidate, type StoredChainBlock } from '../tokens
 import { KAS, listingAddress, reveal, schnorrParty, sendInput, transaction, type Party } from '../tokens/test-support/transactions';
 import type { AcceptedTransaction } from '../tokens/engine';
 import { bytesToHex } from '../kaspa/bytes';
-import { endpointDefiner, type RouteContext } from './endpoint';
+import { endpointDefiner } from './endpoint';
+import type { RouteContext } from './http';
 import { createIndexedReads } from './indexed-endpoints';
 import { createApiKey, createMemoryKeyStore } from './keys';
 import { createMemoryMeter } from './metering';

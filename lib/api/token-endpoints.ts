@@ -107,9 +107,9 @@ export function tokenKeyOf(text: string): string | null {
   return null;
 }
 
-export function checkStandard(value: string | undefined, request: Request): void {
+export function checkStandard(value: string | undefined, pathname: string): void {
   if (value !== undefined && !(TOKEN_STANDARDS as readonly string[]).includes(value.toLowerCase())) {
-    throw ApiError.routeNotFound(new URL(request.url).pathname);
+    throw ApiError.routeNotFound(pathname);
   }
 }
 
@@ -137,8 +137,8 @@ function lastPriceKas(summary: TokenMarketSummary | undefined): number | null {
 export const getTokenMetadataEndpoint = tokenEndpoint({
   id: 'GET /v1/tokens/tk20/{ticker}/metadata',
   params: z.object({ standard, ticker }),
-  async handler({ context, params, request, now }): Promise<EndpointResult> {
-    checkStandard(params.standard, request);
+  async handler({ context, params, pathname, now }): Promise<EndpointResult> {
+    checkStandard(params.standard, pathname);
     const token = await tokenNamed(context, params.ticker);
     const prefix = await context.addressPrefix();
     const blackHole = await getTokenHolding(context.db, token.tick, blackHoleAddress(prefix));
@@ -191,8 +191,8 @@ export const getTokenChartEndpoint = tokenEndpoint({
   id: 'GET /v1/tokens/tk20/{ticker}/chart',
   params: z.object({ standard, ticker }),
   query: z.object({ type: chartType, interval: chartInterval }),
-  async handler({ context, params, query, request, now }): Promise<EndpointResult> {
-    checkStandard(params.standard, request);
+  async handler({ context, params, query, pathname, now }): Promise<EndpointResult> {
+    checkStandard(params.standard, pathname);
     const token = await tokenNamed(context, params.ticker);
     const current = usdRate(context.tokens, now);
     const usdSource = current?.source ?? 'unavailable';
@@ -249,8 +249,8 @@ export const listTokensEndpoint = tokenEndpoint({
     starting_after: cursorTicker.optional().meta({ description: 'older deploys: the last ticker of the previous page' }),
     ending_before: cursorTicker.optional().meta({ description: 'newer deploys: the first ticker of the current page' }),
   }),
-  async handler({ context, params, query, request, now }): Promise<EndpointResult> {
-    checkStandard(params.standard, request);
+  async handler({ context, params, query, pathname, now }): Promise<EndpointResult> {
+    checkStandard(params.standard, pathname);
     if (query.starting_after !== undefined && query.ending_before !== undefined) throw ApiError.conflictingCursors();
     let page;
     try {

@@ -2,11 +2,14 @@
  * The /v1 route files' entry: `defineEndpoint` bound to the runtime's API context (resolved per request, so the first
  * call waits for the runtime to start), and the route-file helpers for the methods a route does not serve.
  */
-import { corsPreflight, endpointDefiner, methodNotAllowed, type RouteHandler } from '../api';
+import { corsPreflight, endpointDefiner, endpointServer, methodNotAllowed, type RouteHandler } from '../api';
 import type { IndexedApiContext } from '../api/indexed-endpoints';
 import { getRuntime } from './index';
 
-export const defineEndpoint = endpointDefiner<IndexedApiContext>(async () => (await getRuntime()).api.context);
+const apiContext = async (): Promise<IndexedApiContext> => (await getRuntime()).api.context;
+
+export const defineEndpoint = endpointDefiner(apiContext);
+export const serveEndpoint = endpointServer(apiContext);
 
 export interface OtherMethods {
   OPTIONS: RouteHandler;

@@ -1,9 +1,12 @@
-/** `defineEndpoint` for the token endpoints: the runtime's API context plus its token services. */
-import { endpointDefiner } from '../api';
+/** `defineEndpoint` and `serveEndpoint` for the token endpoints: the runtime's API context plus its token services. */
+import { endpointDefiner, endpointServer } from '../api';
 import type { TokenApiContext } from '../api/token-endpoints';
 import { getRuntime } from './index';
 
-export const defineTokenEndpoint = endpointDefiner<TokenApiContext>(async () => {
+const tokenApiContext = async (): Promise<TokenApiContext> => {
   const runtime = await getRuntime();
   return { ...runtime.api.context, tokens: runtime.tokens.services };
-});
+};
+
+export const defineTokenEndpoint = endpointDefiner(tokenApiContext);
+export const serveTokenEndpoint = endpointServer(tokenApiContext);

@@ -1,40 +1,114 @@
-import { describe, expect, it } from 'vitest';
-import type { RouteHandler, RouteId } from '../api';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiHandler, ApiRequest, RouteId } from '../api';
 import { createV1RequestResolver } from './v1-fast-path';
 
-function recordingHandler(calls: { url: string; params: Record<string, string> }[], status = 200): RouteHandler {
-  return async (request, context) => {
-    calls.push({ url: request.url, params: (await context.params) as Record<string, string> });
-    return Response.json({ ok: true }, { status });
+interface Seen {
+  method: string;
+  target: string;
+  key: string | null;
+  body: string | null;
+  params: Record<string, unknown>;
+}
+
+function recordingHandler(seen: Seen[]): ApiHandler {
+  return async (request: ApiRequest, params) => {
+    let body: string | null = null;
+    if (request.body !== null) {
+      body = '';
+      for await (const chunk of request.body) body += Buffer.from(chunk).toString('utf8');
+    }
+    seen.push({ method: request.method, target: request.target, key: request.header('x-api-key'), body, params });
+    return { status: 201, headers: { 'content-type': 'application/json', 'x-seen': 'yes' }, body: '{"ok":"✓"}' };
   };
 }
 
+/** Reads at most `limit` bytes and answers 413, as the endpoint wrapper does with a body past its limit. */
+const refusingHandler: ApiHandler = async (request) => {
+  let size = 0;
+  for await (const chunk of request.body ?? []) {
+    size += chunk.byteLength;
+    if (size > 16) break;
+  }
+  return { status: 413, headers: { 'content-type': 'application/problem+json' }, body: '{"status":413}' };
+};
+
 describe('the /v1 request resolver', () => {
-  const calls: { url: string; params: Record<string, string> }[] = [];
-  const handlers: Partial<Record<RouteId, RouteHandler>> = {
-    'GET /v1/transactions/{id}': recordingHandler(calls),
-    'POST /v1/transactions': recordingHandler(calls),
-    'GET /v1/tokens/tk20/{ticker}/metadata': recordingHandler(calls),
+  const seen: Seen[] = [];
+  const handlers: Partial<Record<RouteId, ApiHandler>> = {
+    'GET /v1/transactions/{id}': recordingHandler(seen),
+    'POST /v1/transactions': refusingHandler,
+    'GET /v1/tokens/tk20/{ticker}/metadata': recordingHandler(seen),
+    'POST /v1/rpc/getMempoolEntriesByAddresses': recordingHandler(seen),
+    'GET /v1/rpc/getBlockDagInfo': async () => ({ status: 304, headers: { etag: '"x"' }, body: null }),
     'POST /v1/rpc/getBlock': async () => {
       throw new Error('a broken handler');
     },
   };
   const resolve = createV1RequestResolver(handlers);
+  let server: Server;
+  let origin: string;
 
-  it('hands a request to the endpoint its path and method name, with the decoded path parameters', async () => {
-    const handler = resolve('GET', '/v1/transactions/ab%20cd');
-    expect(handler).not.toBeNull();
-    const response = await handler!(new Request('http://host/v1/transactions/ab%20cd?include_payload=true'));
-    expect(response.status).toBe(200);
-    expect(calls.at(-1)).toEqual({ url: 'http://host/v1/transactions/ab%20cd?include_payload=true', params: { id: 'ab cd' } });
-    expect(resolve('POST', '/v1/transactions')).not.toBeNull();
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      const url = request.url ?? '/';
+      const handler = resolve(request.method ?? 'GET', url.split('?')[0]!);
+      if (handler === null) {
+        response.writeHead(599).end();
+        return;
+      }
+      void handler(request, response);
+    });
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((closed) => server.close(closed));
+  });
+
+  it('serves the endpoint its path and method name on the node message: target, headers, decoded parameters', async () => {
+    const response = await fetch(`${origin}/v1/transactions/ab%20cd?include_payload=true`, { headers: { 'x-api-key': 'k1' } });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('x-seen')).toBe('yes');
+    expect(response.headers.get('connection')).toBe('keep-alive');
+    expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength('{"ok":"✓"}')));
+    expect(await response.json()).toEqual({ ok: '✓' });
+    expect(seen.at(-1)).toEqual({
+      method: 'GET',
+      target: '/v1/transactions/ab%20cd?include_payload=true',
+      key: 'k1',
+      body: null,
+      params: { id: 'ab cd' },
+    });
+  });
+
+  it('streams a POST body to the endpoint', async () => {
+    const body = JSON.stringify({ addresses: ['x'.repeat(100_000)] });
+    const response = await fetch(`${origin}/v1/rpc/getMempoolEntriesByAddresses`, { method: 'POST', body });
+    expect(response.status).toBe(201);
+    expect(seen.at(-1)!.body).toBe(body);
+  });
+
+  it('answers an endpoint that stops reading a large body, closing that connection; the server keeps serving', async () => {
+    const refused = await fetch(`${origin}/v1/transactions`, { method: 'POST', body: 'x'.repeat(2_000_000) });
+    expect(refused.status).toBe(413);
+    expect(refused.headers.get('connection')).toBe('close');
+    expect(await refused.json()).toEqual({ status: 413 });
+    expect((await fetch(`${origin}/v1/transactions/ab`)).status).toBe(201);
+  });
+
+  it('sends a bodiless reply without a body', async () => {
+    const response = await fetch(`${origin}/v1/rpc/getBlockDagInfo`);
+    expect(response.status).toBe(304);
+    expect(response.headers.get('etag')).toBe('"x"');
   });
 
   it('reads the token standard alias as the route does', async () => {
-    const handler = resolve('GET', '/v1/tokens/KRC20/NACHO/metadata');
-    expect(handler).not.toBeNull();
-    await handler!(new Request('http://host/v1/tokens/KRC20/NACHO/metadata'));
-    expect(calls.at(-1)!.params).toEqual({ ticker: 'NACHO' });
+    await fetch(`${origin}/v1/tokens/KRC20/NACHO/metadata`);
+    expect(seen.at(-1)!.params).toEqual({ ticker: 'NACHO' });
   });
 
   it('leaves other methods, unknown paths and routes it has no handler for to Next', () => {
@@ -48,7 +122,7 @@ describe('the /v1 request resolver', () => {
   });
 
   it('answers a handler that throws with the problem shape instead of failing the server', async () => {
-    const response = await resolve('POST', '/v1/rpc/getBlock')!(new Request('http://host/v1/rpc/getBlock', { method: 'POST' }));
+    const response = await fetch(`${origin}/v1/rpc/getBlock`, { method: 'POST', body: '{}' });
     expect(response.status).toBe(500);
     expect(response.headers.get('content-type')).toBe('application/problem+json');
     expect(await response.json()).toMatchObject({ status: 500, code: 'internal_error' });

@@ -2,12 +2,12 @@
  * Every /v1 endpoint bound to the runtime, by route id: the table the explorer's private path dispatches through,
  * built from the one endpoint list (lib/api/openapi-endpoints.ts) so no endpoint is listed twice.
  */
-import type { RouteHandler, RouteId } from '../api';
+import { routeHandlerOf, type ApiHandler, type RouteHandler, type RouteId } from '../api';
 import { API_ENDPOINTS } from '../api/openapi-endpoints';
 import { TOKEN_ACTIVITY_ENDPOINT_DOCS } from '../api/openapi-token-activity-endpoints';
 import { TOKEN_ENDPOINT_DOCS } from '../api/openapi-token-endpoints';
-import { defineEndpoint } from './api';
-import { defineTokenEndpoint } from './token-api';
+import { serveEndpoint } from './api';
+import { serveTokenEndpoint } from './token-api';
 
 const TOKEN_ROUTES: ReadonlySet<RouteId> = new Set(
   [...TOKEN_ENDPOINT_DOCS, ...TOKEN_ACTIVITY_ENDPOINT_DOCS].map(({ definition }) => definition.id),
@@ -15,15 +15,19 @@ const TOKEN_ROUTES: ReadonlySet<RouteId> = new Set(
 
 /** The token route ids fix the standard segment (tk20) that the token definitions read from the path parameters. */
 const withStandard =
-  (handler: RouteHandler): RouteHandler =>
-  (request, context) =>
-    handler(request, { params: context.params.then((params) => ({ standard: 'tk20', ...params })) });
+  (handler: ApiHandler): ApiHandler =>
+  (request, params) =>
+    handler(request, { standard: 'tk20', ...params });
 
-export const V1_HANDLERS: Partial<Record<RouteId, RouteHandler>> = Object.fromEntries(
+export const V1_API_HANDLERS: Partial<Record<RouteId, ApiHandler>> = Object.fromEntries(
   API_ENDPOINTS.map(({ definition }) => [
     definition.id,
     TOKEN_ROUTES.has(definition.id)
-      ? withStandard(defineTokenEndpoint(definition as Parameters<typeof defineTokenEndpoint>[0]))
-      : defineEndpoint(definition as Parameters<typeof defineEndpoint>[0]),
+      ? withStandard(serveTokenEndpoint(definition as Parameters<typeof serveTokenEndpoint>[0]))
+      : serveEndpoint(definition as Parameters<typeof serveEndpoint>[0]),
   ]),
+);
+
+export const V1_HANDLERS: Partial<Record<RouteId, RouteHandler>> = Object.fromEntries(
+  Object.entries(V1_API_HANDLERS).map(([route, handler]) => [route, routeHandlerOf(handler)]),
 );
