@@ -6,9 +6,18 @@ import pg from 'pg';
 /** Anything SQL can be sent to: the database itself or an open transaction. */
 export interface Queryable {
   /** One statement with `$n` parameters; rows come back with the normalised types described on `Db`. */
-  query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  query<T>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<T>>;
   /** Several `;`-separated statements without parameters (migrations, ANALYZE). */
   exec(sql: string): Promise<void>;
+}
+
+export interface QueryOptions {
+  /**
+   * The text is one of a fixed few that run often (the API's reads): PostgreSQL parses it once per connection, as a
+   * named statement, instead of on every call. Never for generated texts (multi-row VALUES), which would pile up
+   * statements on every connection. PGlite, in-process, ignores it.
+   */
+  prepared?: boolean;
 }
 
 export interface QueryResult<T> {
@@ -43,7 +52,7 @@ export async function openDb({ url, poolSize = 10 }: OpenDbOptions): Promise<Db>
   return openPglite(dataDir);
 }
 
-const PG_OID = { bytea: 17, int8: 20, byteaArray: 1001, int8Array: 1016 } as const;
+const PG_OID = { bytea: 17, int8: 20, byteaArray: 1001, textArray: 1009, int8Array: 1016, numericArray: 1231 } as const;
 
 async function openPglite(dataDir: string | undefined): Promise<Db> {
   const pglite = new PGlite({ dataDir, parsers: { [pgliteTypes.INT8]: (value: string) => BigInt(value) } });
@@ -71,7 +80,8 @@ const toBytesOrNull = (buffer: Buffer | null): Uint8Array | null => (buffer === 
 /** Per-pool type parsers (never pg's process-wide registry), so other pg users in the process are unaffected. */
 const postgresTypes = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
-    const standard = pg.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown;
+    const standardOf = (id: number) => pg.types.getTypeParser(id, format ?? 'text') as (value: string) => unknown;
+    const standard = standardOf(oid);
     switch (oid) {
       case PG_OID.int8:
         return (value: string) => BigInt(value);
@@ -82,6 +92,9 @@ const postgresTypes = {
         return (value: string) => toBytes(standard(value) as Buffer);
       case PG_OID.byteaArray:
         return (value: string) => (standard(value) as (Buffer | null)[]).map(toBytesOrNull);
+      // pg's own numeric[] parser goes through floats, which cannot hold a u64.
+      case PG_OID.numericArray:
+        return standardOf(PG_OID.textArray);
       default:
         return standard;
     }
@@ -93,9 +106,21 @@ function openPostgres(url: string, poolSize: number): Db {
   // An idle connection the server drops (restart, admin command) is discarded by the pool and replaced on the next
   // query; without a listener that error would crash the process.
   pool.on('error', () => undefined);
+  const statementNames = new Map<string, string>();
+  const statementName = (sql: string): string => {
+    let name = statementNames.get(sql);
+    if (name === undefined) {
+      name = `dagboard_${statementNames.size}`;
+      statementNames.set(sql, name);
+    }
+    return name;
+  };
   const queryable = (target: pg.Pool | pg.PoolClient): Queryable => ({
-    async query<T>(sql: string, params: readonly unknown[] = []) {
-      const result = await target.query(sql, params as unknown[]);
+    async query<T>(sql: string, params: readonly unknown[] = [], options: QueryOptions = {}) {
+      const values = params as unknown[];
+      const result = options.prepared
+        ? await target.query({ name: statementName(sql), text: sql, values })
+        : await target.query(sql, values);
       return { rows: result.rows as T[], rowCount: result.rowCount ?? result.rows.length };
     },
     async exec(sql: string) {
@@ -115,7 +140,7 @@ function openPostgres(url: string, poolSize: number): Db {
       return result;
     };
     return {
-      query: (sql, params) => queued(() => direct.query(sql, params)),
+      query: (sql, params, options) => queued(() => direct.query(sql, params, options)),
       exec: (sql) => queued(() => direct.exec(sql)),
     };
   };

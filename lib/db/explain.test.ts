@@ -214,6 +214,10 @@ describe.each(testBackends())('$name', (backend) => {
       () => addressPage({ endingBefore: transactions[1000]!.transactionId }),
     ],
     [
+      'address history, accepted only, starting after',
+      () => addressPage({ acceptedOnly: true, startingAfter: transactions[2000]!.transactionId }),
+    ],
+    [
       'blocks by DAA score with transactions',
       () => daaRange({ chainBlocksOnly: false, includeTransactions: true, includePayload: true }),
     ],
@@ -249,6 +253,20 @@ describe.each(testBackends())('$name', (backend) => {
     expect(statements.length).toBeGreaterThan(0);
     const offending = statements.filter((statement) => statement.unindexedScans.length > 0);
     expect(offending).toEqual([]);
+  });
+
+  it.each([
+    'transaction by id',
+    'transactions by ids',
+    'address history, first page',
+    'address history, accepted only',
+    'address history, starting after',
+    'address history, ending before',
+    'address history, accepted only, starting after',
+  ])('%s is one statement', async (name) => {
+    const from = explained.length;
+    await new Map(readPaths).get(name)!();
+    expect(explained.length - from).toBe(1);
   });
 
   it('detects a read path whose index is missing', async () => {

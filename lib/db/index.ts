@@ -13,7 +13,7 @@
  * Configuration comes in as arguments; nothing here reads the environment.
  */
 export { openDb } from './connection';
-export type { Db, OpenDbOptions, Queryable, QueryResult } from './connection';
+export type { Db, OpenDbOptions, Queryable, QueryOptions, QueryResult } from './connection';
 export { MIGRATIONS, MigrationError, migrate } from './migrations';
 export type { Migration } from './migrations';
 export { confirmations, isAccepted } from './records';

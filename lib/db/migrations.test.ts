@@ -50,11 +50,12 @@ describe.each(testBackends({ pgliteOnDisk: true }))('$name', (backend) => {
       expect(database.dataDir !== undefined).toBe(backend.name === 'pglite');
     });
 
-    it('returns int8 as bigint, numeric as string and bytea as plain Uint8Array', async () => {
+    it('returns int8 as bigint, numeric as string (also in arrays) and bytea as plain Uint8Array', async () => {
       const { rows } = await db.query<Record<string, unknown>>(
         `SELECT 9223372036854775807::int8 AS big, 1::int8 AS small, ARRAY[1::int8, NULL, -2] AS int8s,
                 '18446744073709551615'::numeric(20,0) AS u64, '\\x00ff'::bytea AS bytes,
-                ARRAY['\\x01'::bytea, NULL] AS byte_arrays, 1.5::float8 AS float, 7::int4 AS int, true AS flag`,
+                ARRAY['\\x01'::bytea, NULL] AS byte_arrays, 1.5::float8 AS float, 7::int4 AS int, true AS flag,
+                ARRAY['18446744073709551615'::numeric(20,0), NULL] AS u64s`,
       );
       const row = rows[0]!;
       expect(row).toEqual({
@@ -62,6 +63,7 @@ describe.each(testBackends({ pgliteOnDisk: true }))('$name', (backend) => {
         small: 1n,
         int8s: [1n, null, -2n],
         u64: '18446744073709551615',
+        u64s: ['18446744073709551615', null],
         bytes: new Uint8Array([0, 255]),
         byte_arrays: [new Uint8Array([1]), null],
         float: 1.5,
@@ -84,6 +86,21 @@ describe.each(testBackends({ pgliteOnDisk: true }))('$name', (backend) => {
         list: [bytes, new Uint8Array(0)],
         u64: '18446744073709551615',
       });
+    });
+
+    it('runs a prepared text like any other, parsing it once per connection on PostgreSQL', async () => {
+      const sql = 'SELECT $1::int8 + 1 AS next, $2::bytea AS bytes';
+      const prepared = { prepared: true };
+      const runs = await db.transaction(async (tx) => {
+        const first = await tx.query(sql, [1n, new Uint8Array([1])], prepared);
+        const second = await tx.query(sql, [41n, new Uint8Array([2])], prepared);
+        const statements = await tx.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements');
+        return { rows: [first.rows, second.rows], statements: statements.rows.map((row) => row.statement) };
+      });
+      expect(runs.rows).toEqual([[{ next: 2n, bytes: new Uint8Array([1]) }], [{ next: 42n, bytes: new Uint8Array([2]) }]]);
+      expect(runs.statements.filter((statement) => statement === sql)).toHaveLength(backend.name === 'postgres' ? 1 : 0);
+      const pooled = await Promise.all([3n, 4n, 5n].map((value) => db.query(sql, [value, new Uint8Array(0)], prepared)));
+      expect(pooled.map((result) => result.rows[0])).toEqual([4n, 5n, 6n].map((next) => ({ next, bytes: new Uint8Array(0) })));
     });
 
     it('rolls a failed transaction back, commits a successful one and counts rows', async () => {

@@ -170,6 +170,51 @@ describe.each(testBackends())('$name', (backend) => {
       expect(await getTransaction(db, hashOf('never stored'), { includePayload: true })).toBeNull();
     });
 
+    it('reads transactions in the order asked, each once, with nulls kept in place inside their inputs', async () => {
+      const nonstandardOutput = {
+        amount: 7n,
+        scriptPublicKey: { version: 0, script: new Uint8Array([0x6a]) },
+        address: null,
+        scriptType: 'nonstandard',
+      };
+      const mixed = syntheticTransaction(
+        'mixed inputs',
+        8_000n,
+        [
+          { previousTransactionId: hashOf('funding a'), previousIndex: 3, previousOutput: payToAddressOutput('a', 9n) },
+          { previousTransactionId: hashOf('funding b'), previousIndex: 0, previousOutput: null },
+          { previousTransactionId: hashOf('funding c'), previousIndex: 1, previousOutput: nonstandardOutput },
+        ],
+        [nonstandardOutput, payToAddressOutput('mixed receiver', MAX_U64)],
+      );
+      const bare = syntheticTransaction('bare', 8_000n, [], []);
+      const containing = ['mixed 1', 'mixed 2', 'mixed 3'].map((label, index) =>
+        syntheticBlock({
+          label,
+          daaScore: 8_000n + BigInt(index),
+          parents: [],
+          transactionIds: [mixed.transactionId],
+          isChainBlock: false,
+        }),
+      );
+      await db.transaction(async (tx) => {
+        await insertBlocks(tx, containing);
+        await insertTransactions(tx, [mixed, bare]);
+      });
+      const [bareId, mixedId] = [bare.transactionId, mixed.transactionId];
+      const read = await getTransactions(db, [bareId, hashOf('never stored'), mixedId, bareId, mixedId], {
+        includePayload: true,
+      });
+      const unaccepted = { acceptingBlockHash: null, acceptingBlockBlueScore: null };
+      expect(read).toEqual([
+        { ...bare, blockHashes: [], ...unaccepted },
+        { ...mixed, blockHashes: containing.map((block) => block.hash).sort(compareBytes), ...unaccepted },
+      ]);
+      expect(read.map((transaction) => transaction.payload)).toEqual([new Uint8Array(0), new Uint8Array(0)]);
+      expect(await getTransactions(db, [hashOf('never stored')], { includePayload: false })).toEqual([]);
+      expect(await getTransactions(db, [], { includePayload: false })).toEqual([]);
+    });
+
     it('derives address rows from the stored inputs and outputs', async () => {
       const sender = await getAddressTransactions(db, {
         address: addressOf('extreme sender'),
@@ -529,6 +574,22 @@ describe.each(testBackends())('$name', (backend) => {
       expect([afterOldest.transactions.length, afterOldest.hasMore]).toEqual([0, false]);
       const empty = await pageOf({ address: addressOf('nobody'), limit: 5 });
       expect(empty).toEqual({ transactions: [], hasMore: false });
+    });
+
+    it('carries the transaction and amounts of each item, and the payload only when asked', async () => {
+      const expected = history.find((transaction) => idHex(transaction) === newestFirst[1])!;
+      const { transactions } = await pageOf({ limit: 2, includePayload: true });
+      expect(transactions.map(idHex)).toEqual(newestFirst.slice(0, 2));
+      expect(transactions[1]).toMatchObject({
+        ...expected,
+        payload: new Uint8Array(0),
+        amountSent: 0n,
+        amountReceived: expected.outputs[0]!.amount,
+        balanceChange: expected.outputs[0]!.amount,
+        fee: 0n,
+      });
+      const withoutPayload = await pageOf({ limit: 2, startingAfter: transactions[1]!.transactionId });
+      expect(withoutPayload.transactions.map((transaction) => transaction.payload)).toEqual([null, null]);
     });
 
     it('rejects bad limits, both cursors at once and unknown cursors', async () => {

@@ -1,6 +1,6 @@
-import { bytesToHex } from '../kaspa/bytes';
+import { bytesToHex, hexToBytes } from '../kaspa/bytes';
 import type { Hash } from '../kaspa/types';
-import type { Queryable } from './connection';
+import type { Queryable, QueryOptions } from './connection';
 import type {
   AddressPage,
   AddressTransaction,
@@ -10,7 +10,12 @@ import type {
   OutputRecord,
 } from './records';
 
-/* The API's reads. Every statement is driven by a primary key or index (see explain.test.ts). */
+/*
+ * The API's reads. Every statement is driven by a primary key or index (see explain.test.ts), and each has a fixed
+ * text, so it is prepared once per connection.
+ */
+
+const PREPARED: QueryOptions = { prepared: true };
 
 export const ADDRESS_PAGE_LIMIT = { default: 20, max: 100 } as const;
 export const MAX_DAA_SCORE_RANGE = 1000n;
@@ -35,30 +40,33 @@ interface TransactionRow {
   block_time: bigint;
   accepting_block_hash: Uint8Array | null;
   accepting_block_blue_score: bigint | null;
+  /** In input_index order; null without inputs. */
+  inputs: InputJson[] | null;
+  /** In output_index order; null without outputs. */
+  outputs: OutputJson[] | null;
+  /** In hash order; null when no stored block contains the transaction. */
+  block_hashes: Uint8Array[] | null;
 }
 
-interface InputRow {
-  transaction_id: Uint8Array;
-  previous_transaction_id: Uint8Array;
-  previous_index: bigint;
-  signature_script: Uint8Array;
-  sequence: string;
-  sig_op_count: number;
-  previous_amount: string | null;
-  previous_script_version: number | null;
-  previous_script: Uint8Array | null;
-  previous_address: string | null;
-  previous_script_type: string | null;
-}
+/**
+ * A transaction_inputs row as transactionsSelect encodes it in JSON: bytea as hex, numeric(20,0) as text (a JSON number
+ * would lose u64 precision); previous_index is a u32, so a JSON number holds it exactly.
+ */
+type InputJson = [
+  previousTransactionId: string,
+  previousIndex: number,
+  signatureScript: string,
+  sequence: string,
+  sigOpCount: number,
+  previousAmount: string | null,
+  previousScriptVersion: number | null,
+  previousScript: string | null,
+  previousAddress: string | null,
+  previousScriptType: string | null,
+];
 
-interface OutputRow {
-  transaction_id: Uint8Array;
-  amount: string;
-  script_version: number;
-  script: Uint8Array;
-  address: string | null;
-  script_type: string;
-}
+/** A transaction_outputs row as transactionsSelect encodes it in JSON (as for InputJson). */
+type OutputJson = [amount: string, scriptVersion: number, script: string, address: string | null, scriptType: string];
 
 /** Rows grouped by a byte key (hex), each group in row order. */
 export function groupBy<T>(rows: readonly T[], key: (row: T) => Uint8Array): Map<string, T[]> {
@@ -72,31 +80,87 @@ export function groupBy<T>(rows: readonly T[], key: (row: T) => Uint8Array): Map
   return groups;
 }
 
-function inputFromRow(row: InputRow): InputRecord {
-  const { previous_amount: amount, previous_script_version: scriptVersion, previous_script: script } = row;
+/**
+ * One row per transaction `t` satisfying `condition`, with its acceptance and its inputs, outputs and block hashes,
+ * each child table read once through its index into one aggregate. Inputs and outputs come as JSON because it is far
+ * cheaper for the driver to parse than a text-encoded array per column. Scalar subqueries rather than lateral joins
+ * keep the join search, and so planning time, small.
+ */
+function transactionsSelect(condition: string, includePayload: boolean): string {
+  return `SELECT t.transaction_id, t.hash, t.version, t.lock_time, t.subnetwork_id, t.gas,
+            ${includePayload ? 't.payload' : 'NULL::bytea AS payload'}, t.mass, t.block_time, a.accepting_block_hash,
+            (SELECT blue_score FROM blocks WHERE hash = a.accepting_block_hash) AS accepting_block_blue_score,
+            (SELECT json_agg(
+                      json_build_array(encode(previous_transaction_id, 'hex'), previous_index,
+                                       encode(signature_script, 'hex'), sequence::text, sig_op_count,
+                                       previous_amount::text, previous_script_version, encode(previous_script, 'hex'),
+                                       previous_address, previous_script_type)
+                      ORDER BY input_index)
+             FROM transaction_inputs WHERE transaction_id = t.transaction_id) AS inputs,
+            (SELECT json_agg(json_build_array(amount::text, script_version, encode(script, 'hex'), address, script_type)
+                             ORDER BY output_index)
+             FROM transaction_outputs WHERE transaction_id = t.transaction_id) AS outputs,
+            (SELECT array_agg(block_hash ORDER BY block_hash)
+             FROM block_transactions WHERE transaction_id = t.transaction_id) AS block_hashes
+     FROM transactions t
+     LEFT JOIN transaction_acceptances a ON a.transaction_id = t.transaction_id
+     WHERE ${condition}`;
+}
+
+function inputFromJson([
+  previousTransactionId,
+  previousIndex,
+  signatureScript,
+  sequence,
+  sigOpCount,
+  amount,
+  scriptVersion,
+  script,
+  address,
+  scriptType,
+]: InputJson): InputRecord {
   return {
-    previousOutpoint: { transactionId: row.previous_transaction_id, index: Number(row.previous_index) },
-    signatureScript: row.signature_script,
-    sequence: u64(row.sequence),
-    sigOpCount: row.sig_op_count,
+    previousOutpoint: { transactionId: hexToBytes(previousTransactionId), index: previousIndex },
+    signatureScript: hexToBytes(signatureScript),
+    sequence: u64(sequence),
+    sigOpCount,
     previousOutput:
       amount !== null && scriptVersion !== null && script !== null
         ? {
             amount: u64(amount),
-            scriptPublicKey: { version: scriptVersion, script },
-            address: row.previous_address,
-            scriptType: row.previous_script_type ?? 'nonstandard',
+            scriptPublicKey: { version: scriptVersion, script: hexToBytes(script) },
+            address,
+            scriptType: scriptType ?? 'nonstandard',
           }
         : null,
   };
 }
 
-function outputFromRow(row: OutputRow): OutputRecord {
+function outputFromJson([amount, scriptVersion, script, address, scriptType]: OutputJson): OutputRecord {
   return {
-    amount: u64(row.amount),
-    scriptPublicKey: { version: row.script_version, script: row.script },
-    address: row.address,
-    scriptType: row.script_type,
+    amount: u64(amount),
+    scriptPublicKey: { version: scriptVersion, script: hexToBytes(script) },
+    address,
+    scriptType,
+  };
+}
+
+function transactionFromRow(row: TransactionRow): IndexedTransaction {
+  return {
+    transactionId: row.transaction_id,
+    hash: row.hash,
+    version: row.version,
+    lockTime: u64(row.lock_time),
+    subnetworkId: row.subnetwork_id,
+    gas: u64(row.gas),
+    payload: row.payload,
+    mass: u64(row.mass),
+    blockTime: row.block_time,
+    inputs: (row.inputs ?? []).map(inputFromJson),
+    outputs: (row.outputs ?? []).map(outputFromJson),
+    blockHashes: row.block_hashes ?? [],
+    acceptingBlockHash: row.accepting_block_hash,
+    acceptingBlockBlueScore: row.accepting_block_blue_score,
   };
 }
 
@@ -108,58 +172,12 @@ export async function getTransactions(
 ): Promise<IndexedTransaction[]> {
   const ids = [...new Map(transactionIds.map((id) => [bytesToHex(id), id])).values()];
   if (ids.length === 0) return [];
-  const transactions = await db.query<TransactionRow>(
-    `SELECT t.transaction_id, t.hash, t.version, t.lock_time, t.subnetwork_id, t.gas,
-            CASE WHEN $2::boolean THEN t.payload END AS payload, t.mass, t.block_time,
-            a.accepting_block_hash, b.blue_score AS accepting_block_blue_score
-     FROM transactions t
-     LEFT JOIN transaction_acceptances a ON a.transaction_id = t.transaction_id
-     LEFT JOIN blocks b ON b.hash = a.accepting_block_hash
-     WHERE t.transaction_id = ANY($1::bytea[])`,
-    [ids, options.includePayload],
+  const { rows } = await db.query<TransactionRow>(
+    transactionsSelect('t.transaction_id = ANY($1::bytea[])', options.includePayload),
+    [ids],
+    PREPARED,
   );
-  if (transactions.rows.length === 0) return [];
-  const [inputs, outputs, memberships] = await Promise.all([
-    db.query<InputRow>(
-      `SELECT transaction_id, previous_transaction_id, previous_index, signature_script, sequence, sig_op_count,
-              previous_amount, previous_script_version, previous_script, previous_address, previous_script_type
-       FROM transaction_inputs WHERE transaction_id = ANY($1::bytea[]) ORDER BY transaction_id, input_index`,
-      [ids],
-    ),
-    db.query<OutputRow>(
-      `SELECT transaction_id, amount, script_version, script, address, script_type
-       FROM transaction_outputs WHERE transaction_id = ANY($1::bytea[]) ORDER BY transaction_id, output_index`,
-      [ids],
-    ),
-    db.query<{ transaction_id: Uint8Array; block_hash: Uint8Array }>(
-      `SELECT transaction_id, block_hash FROM block_transactions
-       WHERE transaction_id = ANY($1::bytea[]) ORDER BY transaction_id, block_hash`,
-      [ids],
-    ),
-  ]);
-  const inputsById = groupBy(inputs.rows, (row) => row.transaction_id);
-  const outputsById = groupBy(outputs.rows, (row) => row.transaction_id);
-  const blocksById = groupBy(memberships.rows, (row) => row.transaction_id);
-  const byId = new Map<string, IndexedTransaction>();
-  for (const row of transactions.rows) {
-    const hex = bytesToHex(row.transaction_id);
-    byId.set(hex, {
-      transactionId: row.transaction_id,
-      hash: row.hash,
-      version: row.version,
-      lockTime: u64(row.lock_time),
-      subnetworkId: row.subnetwork_id,
-      gas: u64(row.gas),
-      payload: row.payload,
-      mass: u64(row.mass),
-      blockTime: row.block_time,
-      inputs: (inputsById.get(hex) ?? []).map(inputFromRow),
-      outputs: (outputsById.get(hex) ?? []).map(outputFromRow),
-      blockHashes: (blocksById.get(hex) ?? []).map((membership) => membership.block_hash),
-      acceptingBlockHash: row.accepting_block_hash,
-      acceptingBlockBlueScore: row.accepting_block_blue_score,
-    });
-  }
+  const byId = new Map(rows.map((row) => [bytesToHex(row.transaction_id), transactionFromRow(row)]));
   return ids.flatMap((id) => byId.get(bytesToHex(id)) ?? []);
 }
 
@@ -184,6 +202,9 @@ export interface AddressPageQuery {
   includePayload: boolean;
 }
 
+/** A page item with its transaction, or no transaction: the item looked ahead for hasMore, or no item at all. */
+type AddressPageRow = (TransactionRow & { amount_sent: string; amount_received: string }) | { transaction_id: null };
+
 /** One page of an address's history, newest first by (block time, transaction id). */
 export async function getAddressTransactions(db: Queryable, query: AddressPageQuery): Promise<AddressPage> {
   const { address, limit, startingAfter, endingBefore } = query;
@@ -193,70 +214,50 @@ export async function getAddressTransactions(db: Queryable, query: AddressPageQu
   if (startingAfter && endingBefore) throw new RangeError('starting_after and ending_before are exclusive');
   const cursorId = startingAfter ?? endingBefore;
   const backward = endingBefore !== undefined;
+  const order = backward ? 'ASC' : 'DESC';
+  const cursorCondition = cursorId
+    ? `AND (h.block_time, h.transaction_id) ${backward ? '>' : '<'} (c.block_time, $3)`
+    : '';
   const acceptedCondition = query.acceptedOnly
     ? 'AND EXISTS (SELECT 1 FROM transaction_acceptances a WHERE a.transaction_id = h.transaction_id)'
     : '';
-  const order = backward ? 'ASC' : 'DESC';
-  type PageRow = { transaction_id: Uint8Array; amount_sent: string; amount_received: string };
-  let rows: PageRow[];
-  if (cursorId) {
-    // The cursor's block time is looked up in the same statement (one round trip, as for the first page): no row at
-    // all means an unknown cursor, one row of nulls a known cursor with nothing beyond it.
-    const result = await db.query<{ block_time: bigint | null } & { [K in keyof PageRow]: PageRow[K] | null }>(
-      `SELECT page.block_time, page.transaction_id, page.amount_sent, page.amount_received
-       FROM (SELECT block_time FROM transactions WHERE transaction_id = $3) c
-       LEFT JOIN LATERAL (
-         SELECT h.block_time, h.transaction_id, h.amount_sent, h.amount_received
-         FROM address_transactions h
-         WHERE h.address = $1 AND (h.block_time, h.transaction_id) ${backward ? '>' : '<'} (c.block_time, $3)
-           ${acceptedCondition}
-         ORDER BY h.block_time ${order}, h.transaction_id ${order}
-         LIMIT $2
-       ) page ON true
-       ORDER BY page.block_time ${order}, page.transaction_id ${order}`,
-      [address, limit + 1, cursorId],
-    );
-    if (result.rows.length === 0) throw new UnknownCursorError(`unknown cursor transaction ${bytesToHex(cursorId)}`);
-    rows = result.rows.flatMap((row) =>
-      row.transaction_id === null || row.amount_sent === null || row.amount_received === null
-        ? []
-        : [{ transaction_id: row.transaction_id, amount_sent: row.amount_sent, amount_received: row.amount_received }],
-    );
-  } else {
-    const result = await db.query<PageRow>(
-      `SELECT h.transaction_id, h.amount_sent, h.amount_received
-       FROM address_transactions h
-       WHERE h.address = $1 ${acceptedCondition}
-       ORDER BY h.block_time ${order}, h.transaction_id ${order}
-       LIMIT $2`,
-      [address, limit + 1],
-    );
-    rows = result.rows;
-  }
-  const hasMore = rows.length > limit;
-  const page = rows.slice(0, limit);
-  if (backward) page.reverse();
-  const details = await getTransactions(
-    db,
-    page.map((row) => row.transaction_id),
-    { includePayload: query.includePayload },
+  // One item beyond the limit tells whether there are more; its transaction is not read (matched with a NULL id below).
+  const items = `SELECT h.transaction_id, h.amount_sent, h.amount_received,
+                        row_number() OVER (ORDER BY h.block_time ${order}, h.transaction_id ${order}) AS position
+                 FROM address_transactions h
+                 WHERE h.address = $1 ${cursorCondition} ${acceptedCondition}
+                 ORDER BY h.block_time ${order}, h.transaction_id ${order}
+                 LIMIT $2 + 1`;
+  // With a cursor the items hang off the cursor's row (one round trip, as for the first page): no row at all means
+  // an unknown cursor, one row of nulls a known cursor with nothing beyond it.
+  const page = cursorId
+    ? `(SELECT block_time FROM transactions WHERE transaction_id = $3) c LEFT JOIN LATERAL (${items}) page ON true`
+    : `(${items}) page`;
+  const { rows } = await db.query<AddressPageRow>(
+    `SELECT page.amount_sent, page.amount_received, d.*
+     FROM ${page}
+     LEFT JOIN LATERAL (
+       ${transactionsSelect(
+         't.transaction_id = CASE WHEN page.position <= $2 THEN page.transaction_id END',
+         query.includePayload,
+       )}
+     ) d ON true
+     ORDER BY page.position`,
+    cursorId ? [address, limit, cursorId] : [address, limit],
+    PREPARED,
   );
-  const detailsById = new Map(details.map((transaction) => [bytesToHex(transaction.transactionId), transaction]));
-  const transactions: AddressTransaction[] = [];
-  for (const row of page) {
-    const transaction = detailsById.get(bytesToHex(row.transaction_id));
-    if (!transaction) continue;
+  if (cursorId && rows.length === 0) throw new UnknownCursorError(`unknown cursor transaction ${bytesToHex(cursorId)}`);
+  const transactions = rows.flatMap((row): AddressTransaction[] => {
+    if (row.transaction_id === null) return [];
+    const transaction = transactionFromRow(row);
     const amountSent = u64(row.amount_sent);
     const amountReceived = u64(row.amount_received);
-    transactions.push({
-      ...transaction,
-      amountSent,
-      amountReceived,
-      balanceChange: amountReceived - amountSent,
-      fee: feeOf(transaction),
-    });
-  }
-  return { transactions, hasMore };
+    const balanceChange = amountReceived - amountSent;
+    return [{ ...transaction, amountSent, amountReceived, balanceChange, fee: feeOf(transaction) }];
+  });
+  if (backward) transactions.reverse();
+  // k items are k rows (k = 0 may be one row of nulls, and limit ≥ 1).
+  return { transactions, hasMore: rows.length > limit };
 }
 
 function feeOf(transaction: IndexedTransaction): bigint | null {
@@ -326,6 +327,7 @@ export async function getBlocksByDaaScore(
      WHERE daa_score BETWEEN $1 AND $2 ${query.chainBlocksOnly ? 'AND is_chain_block' : ''}
      ORDER BY daa_score, hash`,
     [start, end],
+    PREPARED,
   );
   if (rows.length === 0) return { blocks: [], transactions: [] };
   const hashes = rows.map((row) => row.hash);
@@ -334,11 +336,13 @@ export async function getBlocksByDaaScore(
       `SELECT block_hash, transaction_id FROM block_transactions
        WHERE block_hash = ANY($1::bytea[]) ORDER BY block_hash, position`,
       [hashes],
+      PREPARED,
     ),
     db.query<{ parent_hash: Uint8Array; child_hash: Uint8Array }>(
       `SELECT parent_hash, child_hash FROM block_children
        WHERE parent_hash = ANY($1::bytea[]) ORDER BY parent_hash, child_hash`,
       [hashes],
+      PREPARED,
     ),
   ]);
   const membersByBlock = groupBy(memberships.rows, (row) => row.block_hash);
