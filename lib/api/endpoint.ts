@@ -31,8 +31,6 @@ export interface ApiContext {
   logger: Logger;
 }
 
-
-
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const SUBMIT_BLOCK_BODY_LIMIT = 4 * 1024 * 1024;
 const JSON_BODY_MAX_DEPTH = 128;
@@ -129,7 +127,6 @@ function preflightReply(methods: readonly string[], requestId: string): ApiRespo
     body: null,
   };
 }
-
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
@@ -309,8 +306,8 @@ function loggerOf(context: ApiContext | undefined): Logger {
   return context?.logger ?? { error: (message, entry) => console.error(message, entry) };
 }
 
-/** The query string's parameters; a target without one has none. */
-function searchParamsOf(target: string): { pathname: string; search: URLSearchParams } {
+/** A request target's path and query parameters (none without a `?`). */
+function splitTarget(target: string): { pathname: string; search: URLSearchParams } {
   const queryStart = target.indexOf('?');
   return queryStart < 0
     ? { pathname: target, search: new URLSearchParams() }
@@ -344,7 +341,7 @@ export function endpointServer<C extends ApiContext>(getContext: () => C | Promi
       try {
         if (request.method !== method && !headOnly) throw ApiError.methodNotAllowed(request.method, [method]);
         context = await getContext();
-        const { pathname, search } = searchParamsOf(request.target);
+        const { pathname, search } = splitTarget(request.target);
         rejectKeyInQuery(search);
         let key: ApiKeyRecord | undefined;
         if (auth === 'api-key') {

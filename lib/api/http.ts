@@ -4,8 +4,10 @@
  * (`npm start`'s front, lib/runtime/v1-fast-path.ts), and the hot path builds no web Request or Response.
  */
 
+export type RouteParams = Record<string, string | string[] | undefined>;
+
 export interface RouteContext {
-  params: Promise<Record<string, string | string[] | undefined>>;
+  params: Promise<RouteParams>;
 }
 
 /** A Next route file's method export. */
@@ -29,7 +31,6 @@ export interface ApiResponse {
   body: string | null;
 }
 
-export type RouteParams = Record<string, string | string[] | undefined>;
 export type ApiHandler = (request: ApiRequest, params: RouteParams) => Promise<ApiResponse>;
 
 export function toWebResponse(reply: ApiResponse): Response {

@@ -1,6 +1,7 @@
 /**
  * The /v1 route files' entry: `defineEndpoint` bound to the runtime's API context (resolved per request, so the first
- * call waits for the runtime to start), and the route-file helpers for the methods a route does not serve.
+ * call waits for the runtime to start), `serveEndpoint` the same for the endpoint tables (v1-handlers.ts), and the
+ * route-file helpers for the methods a route does not serve.
  */
 import { corsPreflight, endpointDefiner, endpointServer, methodNotAllowed, type RouteHandler } from '../api';
 import type { IndexedApiContext } from '../api/indexed-endpoints';

@@ -1,6 +1,7 @@
 /**
- * Every /v1 endpoint bound to the runtime, by route id: the table the explorer's private path dispatches through,
- * built from the one endpoint list (lib/api/openapi-endpoints.ts) so no endpoint is listed twice.
+ * Every /v1 endpoint bound to the runtime, by route id, built from the one endpoint list
+ * (lib/api/openapi-endpoints.ts) so no endpoint is listed twice: as ApiHandlers for `npm start`'s front
+ * (v1-fast-path.ts) and as route handlers for the explorer's private path.
  */
 import { routeHandlerOf, type ApiHandler, type RouteHandler, type RouteId } from '../api';
 import { API_ENDPOINTS } from '../api/openapi-endpoints';
