@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_DIFFICULTY_TARGET } from '../kaspa/pow';
-import { CRESCENDO_PARAMS } from './params';
+import { CRESCENDO_PARAMS, FORK_ALWAYS, FORK_NEVER, isForkActive } from './params';
 
 /** bps.rs `calculate_ghostdag_k`: the smallest k whose Poisson(x) tail mass is below delta. */
 function ghostdagK(x: number, delta: number): number {
@@ -41,5 +41,15 @@ describe('CRESCENDO_PARAMS', () => {
     );
     expect(CRESCENDO_PARAMS.pastMedianTimeSampleRate).toBe(bps * 10);
     expect(CRESCENDO_PARAMS.maxDifficultyTarget).toBe(MAX_DIFFICULTY_TARGET);
+  });
+});
+
+describe('isForkActive', () => {
+  it('applies a fork from its activation score on, never before, and never for FORK_NEVER', () => {
+    expect(isForkActive(FORK_ALWAYS, 0n)).toBe(true);
+    expect(isForkActive(100n, 99n)).toBe(false);
+    expect(isForkActive(100n, 100n)).toBe(true);
+    expect(isForkActive(FORK_NEVER, FORK_NEVER)).toBe(false);
+    expect(CRESCENDO_PARAMS.toccataActivation).toBe(FORK_NEVER);
   });
 });

@@ -29,6 +29,19 @@ export interface ConsensusParams {
   /** Seconds a header timestamp may run ahead of the local clock. */
   timestampDeviationTolerance: number;
   maxDifficultyTarget: bigint;
+  /** DAA score from which Toccata's rules apply (KIP-16/17/20/21); `FORK_NEVER` keeps the Crescendo rules. */
+  toccataActivation: bigint;
+}
+
+/**
+ * A hard fork's activation as consensus/core/src/config/params.rs ForkActivation: the rules apply to a block or
+ * transaction whose DAA score is at least the activation score. `FORK_ALWAYS` is active from genesis.
+ */
+export const FORK_ALWAYS = 0n;
+export const FORK_NEVER = (1n << 64n) - 1n;
+
+export function isForkActive(activation: bigint, daaScore: bigint): boolean {
+  return activation !== FORK_NEVER && daaScore >= activation;
 }
 
 const BPS = 10;
@@ -49,4 +62,5 @@ export const CRESCENDO_PARAMS: Readonly<ConsensusParams> = Object.freeze({
   pastMedianTimeSampleRate: BPS * 10,
   timestampDeviationTolerance: 132,
   maxDifficultyTarget: MAX_DIFFICULTY_TARGET,
+  toccataActivation: FORK_NEVER,
 });
