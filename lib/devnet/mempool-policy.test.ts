@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { payToPublicKeyScript } from '../kaspa/address';
+import { payToPublicKeyScript, payToScriptHashScript } from '../kaspa/address';
 import { MAX_SOMPI } from '../kaspa/amount';
 import { computeMass, transactionStorageMass, transientMass } from '../kaspa/mass';
 import { hexToBytes, readVectors, transactionFromVector, type TransactionVector } from '../kaspa/test-support/vectors';
@@ -176,6 +176,58 @@ describe('standardness of a version-1 transaction (compute budget, covenant outp
     const newer = { ...tx, outputs: [{ ...tx.outputs[0]!, scriptPublicKey: { ...payToPublicKeyScript(new Uint8Array(32)), version: 1 } }] };
     expect(nonStandardReasonInIsolation(newer, masses, config, 0n)).toBe(
       'transaction output #0: the version of the scriptPublicKey is higher than the known version',
+    );
+  });
+});
+
+describe('standardness rules of kaspad 2.0.1, each passing and failing', () => {
+  const spk = payToPublicKeyScript(new Uint8Array(32).fill(1));
+  const entry = (scriptPublicKey = spk): UtxoEntry => ({ amount: 10n ** 9n, scriptPublicKey, blockDaaScore: 0n, isCoinbase: false });
+  const tx = (signatureScript = new Uint8Array(66)): Transaction => ({
+    version: 0,
+    inputs: [{ previousOutpoint: { transactionId: new Uint8Array(32), index: 0 }, signatureScript, sequence: 0n, sigOpCount: 1 }],
+    outputs: [{ value: 10n ** 8n, scriptPublicKey: spk }],
+    lockTime: 0n,
+    subnetworkId: new Uint8Array(20),
+    gas: 0n,
+    payload: new Uint8Array(0),
+    storageMass: 0n,
+  });
+  const never = configWith(FORK_NEVER);
+  const small = { compute: 2000n, transient: 1000n, storage: 0n };
+  const facts = (masses = small) => ({ masses, fee: 10n ** 8n, priority: 'high' as const });
+
+  it('holds compute and transient mass to the cap in isolation while it applies', () => {
+    expect(nonStandardReasonInIsolation(tx(), { compute: 100_000n, transient: 100_000n }, never, 0n)).toBeNull();
+    expect(nonStandardReasonInIsolation(tx(), { compute: 100_001n, transient: 1n }, never, 0n)).toBe(
+      'transaction compute mass of 100001 is larger than max allowed size of 100000',
+    );
+    expect(nonStandardReasonInIsolation(tx(), { compute: 100_001n, transient: 1n }, configWith(FORK_ALWAYS), 0n)).toBeNull();
+  });
+
+  it('holds storage mass to the cap in context while it applies', () => {
+    expect(nonStandardReasonInContext(tx(), [entry()], facts({ ...small, storage: 100_000n }), never, 0n)).toBeNull();
+    expect(nonStandardReasonInContext(tx(), [entry()], facts({ ...small, storage: 100_001n }), never, 0n)).toBe(
+      'transaction storage mass of 100001 is larger than max allowed size of 100000',
+    );
+  });
+
+  it('refuses spending a non-standard script', () => {
+    expect(nonStandardReasonInContext(tx(), [entry({ version: 0, script: Uint8Array.of(0x51) })], facts(), never, 0n)).toBe(
+      'transaction input 0: non-standard script form',
+    );
+  });
+
+  it('holds a P2SH input to 15 sig ops by the static scan of its redeem script', () => {
+    const p2shSpend = (checks: number) => {
+      const redeem = new Uint8Array(checks).fill(0xac);
+      return { spend: tx(Uint8Array.of(redeem.length, ...redeem)), spent: entry(payToScriptHashScript(redeem)) };
+    };
+    const fifteen = p2shSpend(15);
+    expect(nonStandardReasonInContext(fifteen.spend, [fifteen.spent], facts(), never, 0n)).toBeNull();
+    const sixteen = p2shSpend(16);
+    expect(nonStandardReasonInContext(sixteen.spend, [sixteen.spent], facts(), never, 0n)).toBe(
+      'transaction input #0 has 16 signature operations which is more than the allowed max amount of 15',
     );
   });
 });
