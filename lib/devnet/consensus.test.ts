@@ -144,13 +144,13 @@ describe('consensus: chain growth', () => {
     // The virtual accepts the sink's transactions: the reward moved to the recipient.
     expect(net.consensus.getUtxo(rewards[0]!.outpoint)).toBeUndefined();
     const received = net.consensus.getUtxosByScriptPublicKey(RECIPIENT.scriptPublicKey);
-    expect(received.map((utxo) => utxo.entry.amount)).toEqual([SUBSIDY - 10_000n]);
+    expect(received.map((utxo) => utxo.entry.amount)).toEqual([SUBSIDY - 1_000_000n]);
     expect(received[0]!.entry.blockDaaScore).toBe(net.consensus.virtualDaaScore());
 
     // The next chain block accepts it and pays the including block's miner its subsidy plus the fee.
     const chain = record(net.consensus, 'virtualChainChanged');
     const next = net.mine({ payScriptPublicKey: OTHER.scriptPublicKey });
-    expect(next.transactions[0]!.outputs).toEqual([{ value: SUBSIDY + 10_000n, scriptPublicKey: MINER.scriptPublicKey }]);
+    expect(next.transactions[0]!.outputs).toEqual([{ value: SUBSIDY + 1_000_000n, scriptPublicKey: MINER.scriptPublicKey }]);
     const accepted = chain[0]!.acceptedTransactionIds[0]!.acceptedTransactionIds;
     expect(hex(accepted)).toEqual([idHex(included.transactions[0]!), idHex(tx)]);
     expect(net.consensus.getAcceptanceData(net.consensus.sink())!.map((data) => hex(data.acceptedTransactionIds))).toEqual([
@@ -249,7 +249,7 @@ describe('consensus: parallel blocks', () => {
     expect(accepted).not.toContain(idHex(loser));
     const winnerKey = winner === toRecipient ? RECIPIENT : OTHER;
     const loserKey = winner === toRecipient ? OTHER : RECIPIENT;
-    expect(net.consensus.getBalanceByScriptPublicKey(winnerKey.scriptPublicKey)).toBeGreaterThanOrEqual(SUBSIDY - 10_000n);
+    expect(net.consensus.getBalanceByScriptPublicKey(winnerKey.scriptPublicKey)).toBeGreaterThanOrEqual(SUBSIDY - 1_000_000n);
     expect(
       net.consensus
         .getUtxosByScriptPublicKey(loserKey.scriptPublicKey)

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildFeerateEstimator, FeerateEstimator, feerateStats, type FeerateEstimations } from './fee-estimator';
 import { feerateKey, Frontier, INITIAL_AVG_MASS } from './frontier';
-import { FakeVirtualState, newMempool } from './test-support/mempool-fixtures';
+import { FakeVirtualState, KAS, newMempool, transfer, wallet } from './test-support/mempool-fixtures';
 
 const ARGS = { networkBlocksPerSecond: 10, maximumMassPerBlock: 500_000n };
 
@@ -23,7 +23,7 @@ describe('FeerateEstimator', () => {
       [0.1, 0, 0],
     ];
     for (const [totalWeight, inclusionInterval, seconds] of cases) {
-      for (const bucket of ordered(new FeerateEstimator(totalWeight, inclusionInterval).calcEstimations(0.755))) {
+      for (const bucket of ordered(new FeerateEstimator(totalWeight, inclusionInterval, 1).calcEstimations(0.755))) {
         expect(bucket).toEqual({ feerate: 0.755, estimatedSeconds: seconds });
       }
     }
@@ -32,7 +32,7 @@ describe('FeerateEstimator', () => {
   it('matches the closed forms: c1·c2/f³ + c1, its inverse, and the area quantile', () => {
     const c1 = 0.001;
     const c2 = 1_000_000;
-    const estimator = new FeerateEstimator(c2, c1);
+    const estimator = new FeerateEstimator(c2, c1, 1);
     const timeToFeerate = (t: number) => Math.cbrt((c1 * c2) / t / (1 - c1 / t));
     const high = timeToFeerate(1);
     const low = Math.max(timeToFeerate(3600), closedFormQuantile(1, high, 0.25));
@@ -61,7 +61,7 @@ describe('FeerateEstimator', () => {
         fc.double({ min: 1e-6, max: 0.5, noNaN: true }),
         fc.double({ min: 0.01, max: 1000, noNaN: true }),
         (totalWeight, inclusionInterval, minimum) => {
-          const buckets = ordered(new FeerateEstimator(totalWeight, inclusionInterval).calcEstimations(minimum));
+          const buckets = ordered(new FeerateEstimator(totalWeight, inclusionInterval, 1).calcEstimations(minimum));
           for (let i = 1; i < buckets.length; i++) {
             expect(buckets[i]!.feerate).toBeLessThanOrEqual(buckets[i - 1]!.feerate * (1 + 1e-12));
             expect(buckets[i]!.estimatedSeconds).toBeGreaterThanOrEqual(buckets[i - 1]!.estimatedSeconds * (1 - 1e-12));
@@ -73,14 +73,49 @@ describe('FeerateEstimator', () => {
   });
 
   it('rejects an inclusion interval outside [0, 1)', () => {
-    expect(() => new FeerateEstimator(1, 1)).toThrow(RangeError);
+    expect(() => new FeerateEstimator(1, 1, 1)).toThrow(RangeError);
+  });
+
+  it('aims the priority bucket at the next block: 0.1 s at 10 blocks per second', () => {
+    const c1 = 0.001;
+    const c2 = 1_000_000;
+    const priority = new FeerateEstimator(c2, c1, 0.1).calcEstimations(1).priorityBucket;
+    expect(priority.feerate).toBeCloseTo(Math.cbrt((c1 * c2) / 0.1 / (1 - c1 / 0.1)), 10);
+    expect(priority.estimatedSeconds).toBeCloseTo(0.1, 12);
+  });
+
+  it('answers a collapsed quantile interval with its bound (2.0.1 avoids the formula’s roundoff there)', () => {
+    const estimator = new FeerateEstimator(1e6, 0.001, 1);
+    expect(estimator.quantile(123.456, 123.456, 0.25)).toBe(123.456);
   });
 });
 
 describe('buildFeerateEstimator', () => {
-  it('gives an empty v1.0.x mempool the 1 sompi/gram floor and an inclusion interval of 2036 / (500 000 × 10) s', () => {
-    const estimate = newMempool(new FakeVirtualState()).feeEstimate();
-    for (const bucket of ordered(estimate)) expect(bucket).toEqual({ feerate: 1, estimatedSeconds: 2036 / 5_000_000 });
+  it('gives an empty mempool the 100 sompi/gram floor and an inclusion interval of 2036 / (500 000 × 10) s, in every mode', () => {
+    for (const toccataActivation of [0n, 10n ** 9n, (1n << 64n) - 1n]) {
+      const estimate = newMempool(new FakeVirtualState(), { toccataActivation }).feeEstimate();
+      for (const bucket of ordered(estimate)) expect(bucket).toEqual({ feerate: 100, estimatedSeconds: 2036 / 5_000_000 });
+    }
+  });
+
+  it('prices a busy mempool above the floor: buckets ordered, priority highest, none below 100 sompi/gram', () => {
+    const state = new FakeVirtualState();
+    const mempool = newMempool(state);
+    // Eight 62,500-byte transactions (125,000 g normalized each): two blocks' worth, at 100 to 800 sompi per gram.
+    for (let index = 0; index < 8; index++) {
+      const fee = 12_500_000n * BigInt(1 + index);
+      const payload = new Uint8Array(62_500 - 264);
+      mempool.submitTransaction(transfer([state.fund(wallet(`estimate-${index}`), 5n * KAS)], wallet('payee'), fee, { payload }));
+    }
+    expect(mempool.readyTransactionTotalMass()).toBe(1_000_000n);
+    expect(mempool.networkMassPerSecond()).toBe(5_000_000n);
+    const buckets = ordered(mempool.feeEstimate());
+    expect(buckets[0]!.feerate).toBeGreaterThan(100);
+    for (let i = 1; i < buckets.length; i++) {
+      expect(buckets[i]!.feerate).toBeLessThanOrEqual(buckets[i - 1]!.feerate);
+      expect(buckets[i]!.estimatedSeconds).toBeGreaterThanOrEqual(buckets[i - 1]!.estimatedSeconds);
+    }
+    expect(buckets.at(-1)!.feerate).toBeGreaterThanOrEqual(100);
   });
 
   it('drops a lone ready transaction as an outlier, giving its mass back to the block', () => {
@@ -110,6 +145,7 @@ describe('buildFeerateEstimator', () => {
       frontier.insert(feerateKey(i.toString(16).padStart(8, '0'), mass * feerate, mass));
     }
     const estimations = buildFeerateEstimator(frontier, { networkBlocksPerSecond: 1, maximumMassPerBlock: 500_000n }).calcEstimations(1);
+    expect(estimations.priorityBucket.estimatedSeconds).toBeLessThanOrEqual(1 + 1e-9);
     expect(estimations.normalBuckets[0].feerate).toBeLessThan(1000 / 10);
     for (const bucket of ordered(estimations)) {
       expect(Number.isFinite(bucket.feerate) && bucket.feerate >= 1 - 1e-6).toBe(true);

@@ -1,11 +1,13 @@
 /**
- * kaspad's fee estimate (`getFeeEstimate`) as rusty-kaspa v1.0.1 computes it: mining/src/feerate/mod.rs
+ * kaspad's fee estimate (`getFeeEstimate`) as rusty-kaspa v2.0.1 computes it: mining/src/feerate/mod.rs
  * (`FeerateEstimator`) over the ready-transaction frontier (mining/src/mempool/model/frontier.rs
  * `build_feerate_estimator`), and the template feerate statistics of mining/src/manager.rs (`feerate_stats`).
  *
- * Model: a ready transaction with feerate f is picked for a block with probability ∝ f^α (α = 3), so the expected wait
- * of a new transaction paying f is `c1·c2/f^α + c1`, where c1 is the inclusion interval (seconds per average-mass
- * transaction of block space) and c2 the frontier's total weight Σ fᵢ^α.
+ * Model: a ready transaction with feerate f (sompi per gram of normalized mass) is picked for a block with probability
+ * ∝ f^α (α = 3), so the expected wait of a new transaction paying f is `c1·c2/f^α + c1`, where c1 is the inclusion
+ * interval (seconds per average-mass transaction of block space) and c2 the frontier's total weight Σ fᵢ^α. The block
+ * space is the normalized block mass (the compute limit, 500,000) in every mode, and the buckets never go below the
+ * minimum feerate, 100 sompi per gram under kaspad 2.0.1's relay fee.
  */
 import { ALPHA, type FeerateKey } from './frontier';
 
@@ -24,15 +26,14 @@ export interface FeerateEstimations {
   lowBuckets: [FeerateBucket];
 }
 
-/** Seconds the priority bucket aims at: one second in v1.0.x (later versions use the block interval). */
-const PRIORITY_TARGET_SECONDS = 1;
-
 export class FeerateEstimator {
   constructor(
     /** Σ (fee/mass)^α over the ready transactions, possibly without extreme outliers. */
     readonly totalWeight: number,
     /** Seconds between transaction inclusions: average mass / (mass per block × blocks per second). */
     readonly inclusionInterval: number,
+    /** What the priority bucket aims at: inclusion in the next block. */
+    readonly targetTimePerBlockSeconds: number,
   ) {
     if (!(totalWeight >= 0)) throw new RangeError(`total weight must be non-negative, got ${totalWeight}`);
     if (!(inclusionInterval >= 0 && inclusionInterval < 1)) {
@@ -59,6 +60,7 @@ export class FeerateEstimator {
   /** The feerate splitting the area under `feerateToTime − c1` over [lower, upper] at fraction `fraction`. */
   quantile(lower: number, upper: number, fraction: number): number {
     if (!(fraction >= 0 && fraction <= 1)) throw new RangeError(`fraction must be in [0, 1], got ${fraction}`);
+    if (lower === upper) return lower;
     if (!(lower > 0 && lower <= upper)) throw new RangeError(`need 0 < lower <= upper, got ${lower}, ${upper}`);
     const c1c2 = this.inclusionInterval * this.totalWeight;
     if (this.inclusionInterval === 0 || this.totalWeight === 0) return lower;
@@ -66,13 +68,13 @@ export class FeerateEstimator {
     const z2 = this.feerateToTimeAntiderivative(upper);
     const z = fraction * z2 + (1 - fraction) * z1;
     // Clamped against rounding: when lower ≈ upper the result can land a hair outside, and the next quantile taking
-    // it as its lower bound would then see lower > upper (which panics in kaspad).
+    // it as its lower bound would then see lower > upper (which kaspad asserts against).
     return Math.min(Math.max((c1c2 / (-2 * z)) ** (1 / (ALPHA - 1)), lower), upper);
   }
 
   calcEstimations(minimumFeerate: number): FeerateEstimations {
     const min = minimumFeerate;
-    const high = Math.max(this.timeToFeerate(PRIORITY_TARGET_SECONDS), min);
+    const high = Math.max(this.timeToFeerate(this.targetTimePerBlockSeconds), min);
     const low = Math.max(this.timeToFeerate(3600), this.quantile(min, high, 0.25));
     const normal = Math.max(this.timeToFeerate(60), this.quantile(low, high, 0.66));
     const mid = Math.max(this.timeToFeerate(1800), this.quantile(min, high, 0.5));
@@ -93,6 +95,7 @@ export interface FeerateFrontierView {
 
 export interface FeerateEstimatorArgs {
   networkBlocksPerSecond: number;
+  /** Normalized block mass. */
   maximumMassPerBlock: bigint;
 }
 
@@ -103,14 +106,15 @@ export interface FeerateEstimatorArgs {
 export function buildFeerateEstimator(frontier: FeerateFrontierView, args: FeerateEstimatorArgs): FeerateEstimator {
   const averageMass = frontier.averageTransactionMass;
   const bps = args.networkBlocksPerSecond;
+  const targetTimePerBlockSeconds = 1 / bps;
   let massPerBlock = Number(args.maximumMassPerBlock);
-  let estimator = new FeerateEstimator(frontier.totalWeight(), averageMass / (massPerBlock * bps));
+  let estimator = new FeerateEstimator(frontier.totalWeight(), averageMass / (massPerBlock * bps), targetTimePerBlockSeconds);
   const keys = frontier.ascending();
   for (let index = keys.length - 1; index >= 0; index--) {
     massPerBlock -= Number(keys[index]!.mass);
     if (massPerBlock <= averageMass) break;
     const remainingWeight = index > 0 ? frontier.prefixWeight(index - 1) : 0;
-    const pending = new FeerateEstimator(remainingWeight, averageMass / (massPerBlock * bps));
+    const pending = new FeerateEstimator(remainingWeight, averageMass / (massPerBlock * bps), targetTimePerBlockSeconds);
     if (!(pending.feerateToTime(1) < estimator.feerateToTime(1))) break;
     estimator = pending;
   }
@@ -125,8 +129,8 @@ export interface FeerateStats {
 
 /**
  * Min, median (upper middle) and max of fee ÷ *storage* mass over a template's non-coinbase transactions, which is
- * what kaspad v1.0.x reports as `nextBlockTemplateFeerate*` (a transaction with zero storage mass counts as
- * infinite). Null without transactions, or if the fees and masses do not pair up.
+ * what kaspad 2.0.1 reports as `nextBlockTemplateFeerate*` (a transaction with zero storage mass counts as infinite).
+ * Null without transactions, or if the fees and masses do not pair up.
  */
 export function feerateStats(fees: readonly bigint[], storageMasses: readonly bigint[]): FeerateStats | null {
   if (fees.length === 0 || fees.length !== storageMasses.length) return null;

@@ -1,12 +1,26 @@
 /**
  * The mempool frontier: transactions with no parent in the mempool, ready for the next block template, ordered by
- * feerate. Written from rusty-kaspa v1.0.1 mining/src/mempool/model/frontier.rs, frontier/feerate_key.rs,
- * frontier/selectors.rs and block_template/selector.rs.
+ * feerate. Written from rusty-kaspa v2.0.1 mining/src/mempool/model/frontier.rs and frontier/feerate_key.rs; the
+ * selectors are in frontier-selectors.ts.
  *
- * Each key weighs (fee / mass)^3 (`ALPHA`); mass is the one-dimensional max(compute, transient, storage) kaspad
- * v1.0.x uses for fee rates and templates. Chained transactions never reach the frontier, so a template built from it
- * has no parent/child pair inside it.
+ * Each key weighs (fee / mass)^3 (`ALPHA`); mass is the transaction's normalized mass (every dimension scaled to the
+ * compute limit, `Mass::normalized_max`), so one budget, the compute limit, stands for the whole block. Gas stays out
+ * of the weight: lanes and gas are limits the selectors enforce. Chained transactions never reach the frontier, so a
+ * template built from it has no parent/child pair inside it.
  */
+import { bytesToHex } from '../kaspa/bytes';
+import { SUBNETWORK_ID_NATIVE } from '../kaspa/types';
+import {
+  MAX_NULL_ATTEMPTS,
+  selectFromMutatingTree,
+  takeAll,
+  takeSequence,
+  type RandomSource,
+  type TemplatePolicy,
+} from './frontier-selectors';
+
+export type { RandomSource, TemplatePolicy } from './frontier-selectors';
+
 export const ALPHA = 3;
 /** The average transaction mass a fresh frontier assumes. */
 export const INITIAL_AVG_MASS = 2036;
@@ -15,19 +29,26 @@ const AVG_MASS_DECAY_FACTOR = 0.99999;
 const COLLISION_FACTOR = 4n;
 /** In-place sampling gathers 20% more mass than the block takes, so consensus rejections can be compensated. */
 const MASS_LIMIT_FACTOR = 1.2;
-/** The rebalancing selector compacts its candidate list once this fraction of the weight has been drawn. */
-const REBALANCE_THRESHOLD = 0.95;
+/** Past that target, sampling goes on while the greedy pack leaves more than 5% of the block empty (within 8 tries). */
+const TARGET_GAP_FACTOR = 0.05;
+
+/** The lane of native transactions (subnetwork id as lowercase hex). */
+export const NATIVE_LANE = bytesToHex(SUBNETWORK_ID_NATIVE);
 
 export interface FeerateKey {
   /** Lowercase hex transaction id. */
   readonly id: string;
   readonly fee: bigint;
+  /** Normalized mass. */
   readonly mass: bigint;
   readonly weight: number;
+  /** Subnetwork id, lowercase hex. */
+  readonly lane: string;
+  readonly gas: bigint;
 }
 
-export function feerateKey(id: string, fee: bigint, mass: bigint): FeerateKey {
-  return { id, fee, mass, weight: (Number(fee) / Number(mass)) ** ALPHA };
+export function feerateKey(id: string, fee: bigint, mass: bigint, lane = NATIVE_LANE, gas = 0n): FeerateKey {
+  return { id, fee, mass, weight: (Number(fee) / Number(mass)) ** ALPHA, lane, gas };
 }
 
 export function feerateOf(key: FeerateKey): number {
@@ -41,9 +62,6 @@ export function compareFeerateKeys(a: FeerateKey, b: FeerateKey): number {
   if (a.id === b.id) return 0;
   return a.id < b.id ? -1 : 1;
 }
-
-/** A uniform draw from [0, 1). */
-export type RandomSource = () => number;
 
 export class Frontier {
   private readonly keys: FeerateKey[] = [];
@@ -114,14 +132,14 @@ export class Frontier {
   }
 
   /**
-   * The keys for the next block template under a one-dimensional mass limit, as kaspad's `Frontier::build_selector`
-   * chooses them: everything if it fits; in-place weighted sampling when the frontier holds over four blocks' worth;
-   * otherwise the rebalancing weighted selector. The two sampled paths draw transactions with probability ∝ weight.
+   * The keys for the next block template, as kaspad's `Frontier::build_selector` chooses them (then selects once):
+   * everything, best first, if it fits the block mass; in-place weighted sampling when the frontier holds over four
+   * blocks' worth; otherwise the mutating-tree selector. Both sampled paths draw keys with probability ∝ weight.
    */
-  select(maxMass: bigint, random: RandomSource): FeerateKey[] {
-    if (this.massTotal <= maxMass) return [...this.keys];
-    if (this.massTotal > maxMass * COLLISION_FACTOR) return takeSequence(this.sampleInPlace(maxMass, random), maxMass);
-    return this.selectRebalancing(maxMass, random);
+  select(policy: TemplatePolicy, random: RandomSource): FeerateKey[] {
+    if (this.massTotal <= policy.maxBlockMass) return takeAll([...this.keys].reverse(), policy);
+    if (this.massTotal > policy.maxBlockMass * COLLISION_FACTOR) return takeSequence(this.sampleInPlace(policy, random), policy);
+    return selectFromMutatingTree(this.keys, policy, random);
   }
 
   private insertionIndex(key: FeerateKey): number {
@@ -148,17 +166,21 @@ export class Frontier {
   }
 
   /**
-   * Weighted sampling without replacement until 1.2× the mass limit is gathered. After a collision on the heaviest
-   * unsampled key, the sampling space shrinks to the prefix below it, which keeps highly skewed weights converging.
+   * `sample_inplace`: weighted sampling without replacement until 1.2× the block mass is gathered (and, past that, while
+   * the greedy pack still leaves over 5% of the block empty, within 8 samples that do not shrink it). After a collision
+   * on the heaviest unsampled key, the sampling space shrinks to the prefix below it, which keeps highly skewed weights
+   * converging. Once the sample would spill into a lane beyond `lanesPerBlock`, the lanes freeze and the rest is
+   * filled best first from the lanes already taken.
    */
-  private sampleInPlace(maxMass: bigint, random: RandomSource): FeerateKey[] {
-    const desiredMass = BigInt(Math.floor(Number(maxMass) * MASS_LIMIT_FACTOR));
+  private sampleInPlace(policy: TemplatePolicy, random: RandomSource): FeerateKey[] {
+    const tracker = new SampleMassTracker(policy.maxBlockMass);
+    const lanes = new Set<string>();
     let range = this.totalWeight();
     let top = this.keys.length - 1;
     const sampled = new Set<number>();
     const sequence: FeerateKey[] = [];
-    let selectedMass = 0n;
-    sampling: while (sampled.size < this.keys.length && selectedMass <= desiredMass) {
+    let frozen = false;
+    sampling: while (sampled.size < this.keys.length && tracker.shouldContinue()) {
       let index = this.search(random() * range);
       while (sampled.has(index)) {
         if (sampled.has(top)) {
@@ -172,72 +194,63 @@ export class Frontier {
       }
       sampled.add(index);
       const key = this.keys[index]!;
+      if (lanes.size < policy.lanesPerBlock) {
+        lanes.add(key.lane);
+      } else if (!lanes.has(key.lane)) {
+        frozen = true;
+        break;
+      }
       sequence.push(key);
-      selectedMass += key.mass;
+      tracker.record(key.mass);
     }
+    if (frozen) this.fillWithinLanes(sequence, sampled, lanes, tracker);
     return sequence;
   }
 
-  /**
-   * block_template/selector.rs: draw candidates with probability ∝ weight, marking drawn ones and compacting the list
-   * once 95% of the weight is used; stop at the first draw that would overflow the block. The result keeps the
-   * ascending key order.
-   */
-  private selectRebalancing(maxMass: bigint, random: RandomSource): FeerateKey[] {
-    let candidates = this.keys.map((key, index) => ({ index, key }));
-    let bounds = cumulativeWeights(candidates.map(({ key }) => key.weight));
-    let totalWeight = bounds[bounds.length - 1] ?? 0;
-    let usedWeight = 0;
-    let usedCount = 0;
-    const marked = new Set<number>();
-    const selected: number[] = [];
-    let selectedMass = 0n;
-    while (candidates.length - usedCount > 0) {
-      if (usedWeight >= REBALANCE_THRESHOLD * totalWeight) {
-        candidates = candidates.filter(({ index }) => !marked.has(index));
-        bounds = cumulativeWeights(candidates.map(({ key }) => key.weight));
-        totalWeight = bounds[bounds.length - 1] ?? 0;
-        usedWeight = 0;
-        usedCount = 0;
-        if (candidates.length === 0) break;
+  /** `finish_intra_lane_selection`: the best unsampled keys of the occupied lanes, best first across lanes. */
+  private fillWithinLanes(sequence: FeerateKey[], sampled: ReadonlySet<number>, lanes: ReadonlySet<string>, tracker: SampleMassTracker): void {
+    const heads = new Map<string, number>();
+    const nextBelow = (lane: string, from: number) => {
+      let index = from;
+      while (index >= 0 && (sampled.has(index) || this.keys[index]!.lane !== lane)) index -= 1;
+      return index;
+    };
+    for (const lane of lanes) heads.set(lane, nextBelow(lane, this.keys.length - 1));
+    while (tracker.shouldContinue()) {
+      let best: string | undefined;
+      for (const [lane, index] of heads) {
+        if (index >= 0 && (best === undefined || index > heads.get(best)!)) best = lane;
       }
-      const candidate = candidates[findRange(bounds, random() * totalWeight)]!;
-      if (marked.has(candidate.index)) continue;
-      if (selectedMass + candidate.key.mass > maxMass) break;
-      selected.push(candidate.index);
-      selectedMass += candidate.key.mass;
-      marked.add(candidate.index);
-      usedCount += 1;
-      usedWeight += candidate.key.weight;
+      if (best === undefined) break;
+      const index = heads.get(best)!;
+      sequence.push(this.keys[index]!);
+      tracker.record(this.keys[index]!.mass);
+      heads.set(best, nextBelow(best, index - 1));
     }
-    return selected.sort((a, b) => a - b).map((index) => this.keys[index]!);
   }
 }
 
-/** selectors.rs `SequenceSelector`: take the sampled keys in order, skipping any that no longer fit. */
-function takeSequence(sequence: readonly FeerateKey[], maxMass: bigint): FeerateKey[] {
-  const taken: FeerateKey[] = [];
-  let mass = 0n;
-  for (const key of sequence) {
-    if (mass + key.mass > maxMass) continue;
-    mass += key.mass;
-    taken.push(key);
-  }
-  return taken;
-}
+/** frontier.rs `SampleMassTracker`. */
+class SampleMassTracker {
+  private sampled = 0n;
+  private gap: bigint;
+  private nullAttempts = 0;
+  private readonly desired: bigint;
+  private readonly targetGap: bigint;
 
-function cumulativeWeights(weights: readonly number[]): number[] {
-  let sum = 0;
-  return weights.map((weight) => (sum += weight));
-}
-
-function findRange(bounds: readonly number[], query: number): number {
-  let low = 0;
-  let high = bounds.length - 1;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (bounds[middle]! > query) high = middle;
-    else low = middle + 1;
+  constructor(maxBlockMass: bigint) {
+    this.gap = maxBlockMass;
+    this.desired = BigInt(Math.floor(Number(maxBlockMass) * MASS_LIMIT_FACTOR));
+    this.targetGap = BigInt(Math.floor(Number(maxBlockMass) * TARGET_GAP_FACTOR));
   }
-  return low;
+
+  shouldContinue(): boolean {
+    return this.sampled <= this.desired || (this.nullAttempts < MAX_NULL_ATTEMPTS && this.gap > this.targetGap);
+  }
+
+  record(mass: bigint): void {
+    this.sampled += mass;
+    if (mass <= this.gap) this.gap -= mass;
+    else this.nullAttempts += 1;
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * Mempool rejections with kaspad's exact text: `RuleError` and `NonStandardError` of rusty-kaspa v1.0.1
+ * Mempool rejections with kaspad's exact text: `RuleError` and `NonStandardError` of rusty-kaspa v2.0.1
  * mining/errors/src/mempool.rs. The RPC layer sends `Rejected transaction <id>: <message>`
  * (rpc/core/src/error.rs `RpcError::RejectedTransaction`).
  */
@@ -10,6 +10,7 @@ import { formatOutpoint, TxRuleError } from './transaction-validator';
 export type MempoolRuleErrorKind =
   | 'RejectTxRule'
   | 'RejectMissingOutpoint'
+  | 'RejectImpossibleOutpoint'
   | 'RejectAlreadyAccepted'
   | 'RejectDuplicate'
   | 'RejectDoubleSpendInMempool'
@@ -17,6 +18,10 @@ export type MempoolRuleErrorKind =
   | 'RejectRbfTooManyDoubleSpendingTransactions'
   | 'RejectMempoolIsFull'
   | 'RejectNonStandard'
+  | 'RejectComputeMass'
+  | 'RejectTransientMass'
+  | 'RejectStorageMass'
+  | 'RejectGas'
   | 'RejectImmatureSpend'
   | 'RejectMissingTransaction'
   | 'RejectBadOrphanMass'
@@ -44,7 +49,12 @@ const hex = (id: Hash | string) => (typeof id === 'string' ? id : bytesToHex(id)
 
 export const ruleErrors = {
   missingOutpoint: () =>
-    new MempoolRuleError('RejectMissingOutpoint', 'at least one outpoint of transaction is lacking a matching UTXO entry'),
+    new MempoolRuleError('RejectMissingOutpoint', 'at least one outpoint of the transaction is lacking a matching UTXO entry'),
+  impossibleOutpoint: () =>
+    new MempoolRuleError(
+      'RejectImpossibleOutpoint',
+      'at least one outpoint of the transaction is impossible to have a matching UTXO entry',
+    ),
   alreadyAccepted: (id: Hash | string) =>
     new MempoolRuleError('RejectAlreadyAccepted', `transaction ${hex(id)} was already accepted by the consensus`),
   duplicate: (id: Hash | string) => new MempoolRuleError('RejectDuplicate', `transaction ${hex(id)} is already in the mempool`),
@@ -67,6 +77,12 @@ export const ruleErrors = {
     ),
   nonStandard: (id: Hash | string, reason: string) =>
     new MempoolRuleError('RejectNonStandard', `transaction ${hex(id)} is not standard: ${reason}`),
+  computeMass: (mass: bigint, maximum: bigint) => new MempoolRuleError('RejectComputeMass', nonStandardReasons.computeMass(mass, maximum)),
+  transientMass: (mass: bigint, maximum: bigint) =>
+    new MempoolRuleError('RejectTransientMass', nonStandardReasons.transientMass(mass, maximum)),
+  storageMass: (mass: bigint, maximum: bigint) => new MempoolRuleError('RejectStorageMass', nonStandardReasons.storageMass(mass, maximum)),
+  gas: (gas: bigint, maximum: bigint) =>
+    new MempoolRuleError('RejectGas', `transaction gas of ${gas} is larger than max allowed per-lane gas of ${maximum}`),
   missingTransaction: (id: Hash | string) =>
     new MempoolRuleError('RejectMissingTransaction', `transaction ${hex(id)} doesn't exist in transaction pool`),
   badOrphanMass: (mass: bigint, maximum: bigint) =>
@@ -99,22 +115,21 @@ export const ruleErrors = {
 
 /** `NonStandardError` reasons (the part after "is not standard: "). */
 export const nonStandardReasons = {
-  version: (version: number, minimum: number, maximum: number) =>
-    `transaction version ${version} is not in the valid range of ${minimum}-${maximum}`,
   computeMass: (mass: bigint, maximum: bigint) => `transaction compute mass of ${mass} is larger than max allowed size of ${maximum}`,
   transientMass: (mass: bigint, maximum: bigint) =>
     `transaction transient (storage) mass of ${mass} is larger than max allowed size of ${maximum}`,
   storageMass: (mass: bigint, maximum: bigint) => `transaction storage mass of ${mass} is larger than max allowed size of ${maximum}`,
-  signatureScriptSize: (inputIndex: number, size: number, maximum: number) =>
-    `transaction input #${inputIndex}: signature script size of ${size} bytes is larger than the maximum allowed size of ${maximum} bytes`,
   scriptPublicKeyVersion: (outputIndex: number) =>
     `transaction output #${outputIndex}: the version of the scriptPublicKey is higher than the known version`,
   outputScriptClass: (outputIndex: number) => `transaction output #${outputIndex}: non-standard script form`,
-  dust: (outputIndex: number, value: bigint) => `transaction output #${outputIndex}: payment of ${value} is dust`,
   inputScriptClass: (inputIndex: number) => `transaction input ${inputIndex}: non-standard script form`,
   signatureCount: (inputIndex: number, count: number, maximum: number) =>
     `transaction input #${inputIndex} has ${count} signature operations which is more than the allowed max amount of ${maximum}`,
-  insufficientFee: (fee: bigint, minimum: bigint) => `transaction has ${fee} fees which is under the required amount of ${minimum}`,
+  insufficientComputeFee: (fee: bigint, minimum: bigint, computeMass: bigint) =>
+    `transaction has ${fee} fees which is under the required amount of ${minimum} for compute mass ${computeMass}`,
+  insufficientTransientFee: (fee: bigint, minimum: bigint, normalizedTransientMass: bigint) =>
+    `transaction has ${fee} fees which is under the required amount of ${minimum} for normalized transient mass ` +
+    `${normalizedTransientMass} (proportional to transaction byte size)`,
 };
 
 /**

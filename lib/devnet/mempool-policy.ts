@@ -1,37 +1,55 @@
 /**
- * The relay policy of a Crescendo-era node (rusty-kaspa v1.0.1): the devnet runs Crescendo consensus, so it takes
- * the mempool policy of the nodes that validated mainnet under those rules, not the later Toccata policy (100×
- * relay fee, normalized masses, no 100 000 standard-mass cap).
+ * The relay policy of kaspad 2.0.1 (rusty-kaspa v2.0.1 mining/src/mempool/{config.rs, check_transaction_standard.rs,
+ * check_transaction_limits.rs}, consensus/core/src/config/params.rs `mempool_block_mass_limits`). What depends on
+ * Toccata is decided by `MempoolConfig.toccataActivation` (ConsensusParams.toccataActivation):
  *
- * Values and sources (all at tag v1.0.1):
- * - minimum relay fee 1000 sompi per 1000 g of *compute* mass, at least 1000 sompi
- *   (mining/src/mempool/config.rs DEFAULT_MINIMUM_RELAY_TRANSACTION_FEE; check_transaction_standard.rs
- *   `minimum_required_transaction_relay_fee`); minimum feerate 1.0 sompi/g (`Config::minimum_feerate`);
- * - standard mass cap 100 000 for each of compute, transient and storage mass
- *   (check_transaction_standard.rs MAXIMUM_STANDARD_TRANSACTION_MASS);
- * - standard signature script ≤ 1650 bytes (MAXIMUM_STANDARD_SIGNATURE_SCRIPT_SIZE); script public key version 0;
- *   outputs P2PK, P2PK-ECDSA or P2SH; dust when value·1000 / (3·(output size + 148)) < relay fee, i.e. a P2PK
- *   output under 600 sompi (`is_transaction_output_dust`);
- * - standard transaction version 0..0 (config.rs DEFAULT_MINIMUM/MAXIMUM_STANDARD_TRANSACTION_VERSION);
- * - orphans: at most 500 (DEFAULT_MAXIMUM_ORPHAN_TRANSACTION_COUNT), max(compute, transient) mass at most 100 000
- *   (DEFAULT_MAXIMUM_ORPHAN_TRANSACTION_MASS); low-priority orphans expire after 60 s, scanned every 10 s;
- * - transaction pool: 1 000 000 transactions, 1 GB (DEFAULT_MAXIMUM_TRANSACTION_COUNT, DEFAULT_MEMPOOL_SIZE_LIMIT);
- *   low-priority transactions expire after 24 h, scanned every 60 s; accepted ids are remembered for 120 s, scanned
- *   every 10 s. Every interval in seconds becomes DAA score as seconds × 1000 / target ms per block
- *   (`Config::build_default`).
- * - block mass 500 000 (consensus params `max_block_mass`), the mass the fee estimator and templates use.
+ * - relay fee floor: 100 sompi per gram of max(compute mass, transient mass normalized to the compute limit, i.e.
+ *   2 × estimated bytes), at least 100,000 sompi, for every RPC (high-priority) transaction whatever the activation;
+ *   only low-priority (peer-relayed) transactions before activation keep the legacy 1 sompi per gram of compute mass;
+ * - standard mass cap: 100,000 per dimension until 30 minutes of DAA score before activation (never lifted when
+ *   Toccata never activates, never applied when it is active from genesis);
+ * - block-fit limits (not standardness, applied even with `acceptNonStandard`): gas at most 1e9 per lane, each mass
+ *   dimension within the mempool block mass limits, which take Toccata's larger transient limit (1,000,000) only
+ *   24 hours of DAA score after activation, lagging consensus;
+ * - standard scripts: outputs and spent entries P2PK, P2PK-ECDSA or P2SH of script version 0; P2SH inputs at most 15
+ *   sig ops by the post-Toccata static scan. Versions, signature-script sizes and dust are no longer mempool rules.
+ *
+ * Every interval in seconds becomes DAA score as seconds × 1000 / target ms per block (`Config::build_default`).
  */
 import { scriptClassOf, STANDARD_SCRIPT_VERSION } from '../kaspa/address';
-import { CRESCENDO_MINIMUM_RELAY_FEE_SOMPI_PER_KG, minimumRelayTransactionFee } from '../kaspa/mass';
-import { MAX_STANDARD_P2SH_SIG_OPS, sigOpCountUpperBound } from '../kaspa/script-engine';
-import type { Transaction, TransactionOutput, UtxoEntry } from '../kaspa/types';
-import { nonStandardReasons } from './mempool-errors';
-import { TX_VERSION } from './transaction-validator';
+import {
+  BLOCK_MASS_LIMITS,
+  CRESCENDO_BLOCK_MASS_LIMITS,
+  CRESCENDO_MINIMUM_RELAY_FEE_SOMPI_PER_KG,
+  MINIMUM_RELAY_FEE_SOMPI_PER_KG,
+  minimumRelayTransactionFee,
+  normalizedMass,
+  relayFeeMass,
+  type BlockMassLimits,
+} from '../kaspa/mass';
+import { MAX_STANDARD_P2SH_SIG_OPS } from '../kaspa/script-engine';
+import type { Transaction, UtxoEntry } from '../kaspa/types';
+import { nonStandardReasons, ruleErrors, type MempoolRuleError } from './mempool-errors';
+import { FORK_ALWAYS, FORK_NEVER, isForkActive, type ConsensusParams } from './params';
+import { p2shSigOpCount } from './p2sh-sig-ops';
 
-export const MAXIMUM_STANDARD_TRANSACTION_MASS = 100_000n;
-export const MAXIMUM_STANDARD_SIGNATURE_SCRIPT_SIZE = 1650;
-/** Crescendo's block mass limit (one value for all three dimensions until Toccata). */
-export const CRESCENDO_MAXIMUM_MASS_PER_BLOCK = 500_000n;
+/** check_transaction_standard.rs MAXIMUM_STANDARD_TRANSACTION_MASS_PRE_TOCCATA. */
+export const MAXIMUM_STANDARD_TRANSACTION_MASS_PRE_TOCCATA = 100_000n;
+/** check_transaction_standard.rs STANDARD_MASS_RELAXATION_WINDOW_SECONDS. */
+export const STANDARD_MASS_RELAXATION_WINDOW_SECONDS = 30 * 60;
+/** consensus/core/src/config/params.rs MEMPOOL_BLOCK_MASS_ACTIVATION_DELAY_SECONDS. */
+export const MEMPOOL_BLOCK_MASS_ACTIVATION_DELAY_SECONDS = 24 * 60 * 60;
+
+/** Lanes (subnetworks) per block and gas per lane (consensus/core/src/config/constants.rs DEFAULT_*_LIMIT). */
+export interface BlockLaneLimits {
+  lanesPerBlock: number;
+  gasPerLane: bigint;
+}
+
+export const DEFAULT_BLOCK_LANE_LIMITS: Readonly<BlockLaneLimits> = Object.freeze({ lanesPerBlock: 50, gasPerLane: 1_000_000_000n });
+
+/** RPC submissions are high priority (never expire); peer-relayed ones would be low. */
+export type Priority = 'high' | 'low';
 
 export interface MempoolConfig {
   maximumTransactionCount: number;
@@ -45,21 +63,24 @@ export interface MempoolConfig {
   acceptedTransactionExpireScanIntervalMilliseconds: number;
   orphanExpireIntervalDaaScore: bigint;
   orphanExpireScanIntervalDaaScore: bigint;
-  maximumOrphanTransactionMass: bigint;
+  /** Orphans above this normalized non-contextual mass are refused. */
+  maximumOrphanTransactionNormalizedMass: bigint;
   maximumOrphanTransactionCount: number;
-  /** `--relaynonstd`: skip the standardness checks. */
+  /** `--relaynonstd`: skip the standardness checks (never the block-fit limits). */
   acceptNonStandard: boolean;
-  maximumMassPerBlock: bigint;
-  /** Sompi per 1000 grams. */
+  /** Sompi per 1000 grams, since Toccata's policy. */
   minimumRelayTransactionFee: bigint;
-  minimumStandardTransactionVersion: number;
-  maximumStandardTransactionVersion: number;
+  blockLaneLimits: BlockLaneLimits;
   networkBlocksPerSecond: number;
+  /** DAA score from which Toccata applies; `FORK_NEVER` keeps it off, `FORK_ALWAYS` on from genesis. */
+  toccataActivation: bigint;
 }
 
-/** `Config::build_default` for a network with `targetTimePerBlock` milliseconds per block. */
-export function defaultMempoolConfig(targetTimePerBlock: number, overrides: Partial<MempoolConfig> = {}): MempoolConfig {
-  const toDaaScore = (seconds: number) => BigInt(Math.floor((seconds * 1000) / targetTimePerBlock));
+export type MempoolParams = Pick<ConsensusParams, 'targetTimePerBlock' | 'toccataActivation'>;
+
+/** `Config::build_default` for a network with `params.targetTimePerBlock` milliseconds per block. */
+export function defaultMempoolConfig(params: MempoolParams, overrides: Partial<MempoolConfig> = {}): MempoolConfig {
+  const toDaaScore = (seconds: number) => BigInt(Math.floor((seconds * 1000) / params.targetTimePerBlock));
   return {
     maximumTransactionCount: 1_000_000,
     mempoolSizeLimit: 1_000_000_000,
@@ -71,35 +92,66 @@ export function defaultMempoolConfig(targetTimePerBlock: number, overrides: Part
     acceptedTransactionExpireScanIntervalMilliseconds: 10_000,
     orphanExpireIntervalDaaScore: toDaaScore(60),
     orphanExpireScanIntervalDaaScore: toDaaScore(10),
-    maximumOrphanTransactionMass: 100_000n,
+    maximumOrphanTransactionNormalizedMass: 500_000n,
     maximumOrphanTransactionCount: 500,
     acceptNonStandard: false,
-    maximumMassPerBlock: CRESCENDO_MAXIMUM_MASS_PER_BLOCK,
-    minimumRelayTransactionFee: CRESCENDO_MINIMUM_RELAY_FEE_SOMPI_PER_KG,
-    minimumStandardTransactionVersion: TX_VERSION,
-    maximumStandardTransactionVersion: TX_VERSION,
-    networkBlocksPerSecond: Math.floor(1000 / targetTimePerBlock),
+    minimumRelayTransactionFee: MINIMUM_RELAY_FEE_SOMPI_PER_KG,
+    blockLaneLimits: DEFAULT_BLOCK_LANE_LIMITS,
+    networkBlocksPerSecond: Math.floor(1000 / params.targetTimePerBlock),
+    toccataActivation: params.toccataActivation,
     ...overrides,
   };
 }
 
-/** Sompi per gram: the floor of every fee-estimate bucket. */
+/** Sompi per gram: the floor of every fee-estimate bucket (`Config::minimum_feerate`). */
 export function minimumFeerate(config: MempoolConfig): number {
   return Number(config.minimumRelayTransactionFee) / 1000;
 }
 
-/** kaspad's estimated size of an output (mass/mod.rs `transaction_output_estimated_serialized_size`, v0). */
-function outputEstimatedSize(output: TransactionOutput): bigint {
-  return BigInt(8 + 2 + 8 + output.scriptPublicKey.script.length);
+/** `ForkActivation::early_by` / `delayed_by`: `FORK_ALWAYS` and `FORK_NEVER` do not move. */
+function shiftActivation(activation: bigint, delta: bigint): bigint {
+  if (activation === FORK_ALWAYS || activation === FORK_NEVER) return activation;
+  const shifted = activation + delta;
+  if (shifted < 0n) return 0n;
+  return shifted > FORK_NEVER ? FORK_NEVER : shifted;
+}
+
+function secondsAsDaaScore(config: MempoolConfig, seconds: number): bigint {
+  return BigInt(seconds) * BigInt(config.networkBlocksPerSecond);
+}
+
+export function isToccataActive(config: MempoolConfig, daaScore: bigint): boolean {
+  return isForkActive(config.toccataActivation, daaScore);
 }
 
 /**
- * Dust: spending the output would cost more than a third of its value at the relay fee, counting the output plus a
- * typical 148-byte P2PK input. Unspendable scripts are dust too, but the standard classes checked first never are.
+ * `Params::mempool_block_mass_limits` at `daaScore`: Crescendo's limits (500,000 in every dimension) until 24 hours
+ * of DAA score after activation, then Toccata's (transient 1,000,000).
  */
-export function isTransactionOutputDust(output: TransactionOutput, config: MempoolConfig): boolean {
-  const totalSize = outputEstimatedSize(output) + 148n;
-  return (output.value * 1000n) / (3n * totalSize) < config.minimumRelayTransactionFee;
+export function mempoolBlockMassLimits(config: MempoolConfig, daaScore: bigint): BlockMassLimits {
+  const delay = secondsAsDaaScore(config, MEMPOOL_BLOCK_MASS_ACTIVATION_DELAY_SECONDS);
+  return isForkActive(shiftActivation(config.toccataActivation, delay), daaScore) ? BLOCK_MASS_LIMITS : CRESCENDO_BLOCK_MASS_LIMITS;
+}
+
+/**
+ * The normalized mass (`Mass::normalized_max`) the mempool measures feerates and block space in at `daaScore`: every
+ * dimension scaled to the compute limit, so it compares against the template budget `TEMPLATE_MASS_BUDGET`.
+ */
+export function mempoolNormalizedMass(
+  config: MempoolConfig,
+  daaScore: bigint,
+  masses: { compute: bigint; transient: bigint; storage: bigint },
+): bigint {
+  return normalizedMass(masses, mempoolBlockMassLimits(config, daaScore));
+}
+
+/** The normalized block mass a template may fill (`mempool_mass_cofactors.after().reference`: the compute limit). */
+export const TEMPLATE_MASS_BUDGET = BLOCK_MASS_LIMITS.compute;
+
+/** `standard_transaction_mass_cap`: the per-dimension standard mass cap at `daaScore`, or null once relaxed. */
+export function standardMassCap(config: MempoolConfig, daaScore: bigint): bigint | null {
+  const window = secondsAsDaaScore(config, STANDARD_MASS_RELAXATION_WINDOW_SECONDS);
+  return isForkActive(shiftActivation(config.toccataActivation, -window), daaScore) ? null : MAXIMUM_STANDARD_TRANSACTION_MASS_PRE_TOCCATA;
 }
 
 export interface NonContextualMasses {
@@ -107,54 +159,121 @@ export interface NonContextualMasses {
   transient: bigint;
 }
 
+/**
+ * - `toccata`: `sompiPerKg` over max(compute, transient normalized by Toccata's limits), what RPC submissions always
+ *   pay and every transaction pays once Toccata is active;
+ * - `legacy`: 1000 sompi per kg of compute mass, the prior P2P rule for low-priority transactions before activation.
+ */
+export type RelayFeeRule = 'toccata' | 'legacy';
+
+export function relayFeeRule(config: MempoolConfig, priority: Priority, daaScore: bigint): RelayFeeRule {
+  return priority === 'low' && !isToccataActive(config, daaScore) ? 'legacy' : 'toccata';
+}
+
+export interface RelayFeeFloor {
+  /** Sompi. */
+  minimumFee: bigint;
+  /** The mass charged. */
+  mass: bigint;
+  /** Which dimension set the floor; a tie counts as compute. */
+  dimension: 'compute' | 'transient';
+}
+
+/**
+ * The minimum fee for relay (check_transaction_standard.rs `check_transaction_standard_in_context` and
+ * `minimum_required_transaction_relay_fee`): mass × rate / 1000, the rate itself if that is 0, at most MAX_SOMPI.
+ * The transient mass is normalized with Toccata's limits (`raw_post`) in every mode, so the floor does not move with
+ * activation. Storage mass carries no relay fee.
+ */
+export function relayFeeFloor(
+  masses: NonContextualMasses,
+  rule: RelayFeeRule = 'toccata',
+  sompiPerKg: bigint = MINIMUM_RELAY_FEE_SOMPI_PER_KG,
+): RelayFeeFloor {
+  if (rule === 'legacy') {
+    return {
+      minimumFee: minimumRelayTransactionFee(masses.compute, CRESCENDO_MINIMUM_RELAY_FEE_SOMPI_PER_KG),
+      mass: masses.compute,
+      dimension: 'compute',
+    };
+  }
+  const normalizedTransient = relayFeeMass({ compute: 0n, transient: masses.transient }, BLOCK_MASS_LIMITS);
+  const computeSets = masses.compute >= normalizedTransient;
+  const mass = computeSets ? masses.compute : normalizedTransient;
+  return { minimumFee: minimumRelayTransactionFee(mass, sompiPerKg), mass, dimension: computeSets ? 'compute' : 'transient' };
+}
+
+/**
+ * check_transaction_limits.rs `validate_transaction_limits_in_isolation`: a transaction no template could take is
+ * refused before consensus sees it, standard or not.
+ */
+export function limitErrorInIsolation(
+  tx: Transaction,
+  masses: NonContextualMasses,
+  config: MempoolConfig,
+  daaScore: bigint,
+): MempoolRuleError | null {
+  if (tx.gas > config.blockLaneLimits.gasPerLane) return ruleErrors.gas(tx.gas, config.blockLaneLimits.gasPerLane);
+  const limits = mempoolBlockMassLimits(config, daaScore);
+  if (masses.compute > limits.compute) return ruleErrors.computeMass(masses.compute, limits.compute);
+  if (masses.transient > limits.transient) return ruleErrors.transientMass(masses.transient, limits.transient);
+  return null;
+}
+
+/** `validate_transaction_limits_in_context`: the storage mass consensus computed must fit a block too. */
+export function limitErrorInContext(storageMass: bigint, config: MempoolConfig, daaScore: bigint): MempoolRuleError | null {
+  const limits = mempoolBlockMassLimits(config, daaScore);
+  return storageMass > limits.storage ? ruleErrors.storageMass(storageMass, limits.storage) : null;
+}
+
 /** `check_transaction_standard_in_isolation`: the non-standard reason, or null. */
-export function nonStandardReasonInIsolation(tx: Transaction, masses: NonContextualMasses, config: MempoolConfig): string | null {
-  if (tx.version > config.maximumStandardTransactionVersion || tx.version < config.minimumStandardTransactionVersion) {
-    return nonStandardReasons.version(tx.version, config.minimumStandardTransactionVersion, config.maximumStandardTransactionVersion);
-  }
-  if (masses.compute > MAXIMUM_STANDARD_TRANSACTION_MASS) {
-    return nonStandardReasons.computeMass(masses.compute, MAXIMUM_STANDARD_TRANSACTION_MASS);
-  }
-  if (masses.transient > MAXIMUM_STANDARD_TRANSACTION_MASS) {
-    return nonStandardReasons.transientMass(masses.transient, MAXIMUM_STANDARD_TRANSACTION_MASS);
-  }
-  for (const [index, input] of tx.inputs.entries()) {
-    if (input.signatureScript.length > MAXIMUM_STANDARD_SIGNATURE_SCRIPT_SIZE) {
-      return nonStandardReasons.signatureScriptSize(index, input.signatureScript.length, MAXIMUM_STANDARD_SIGNATURE_SCRIPT_SIZE);
-    }
-  }
+export function nonStandardReasonInIsolation(
+  tx: Transaction,
+  masses: NonContextualMasses,
+  config: MempoolConfig,
+  daaScore: bigint,
+): string | null {
+  const cap = standardMassCap(config, daaScore);
+  if (cap !== null && masses.compute > cap) return nonStandardReasons.computeMass(masses.compute, cap);
+  if (cap !== null && masses.transient > cap) return nonStandardReasons.transientMass(masses.transient, cap);
   for (const [index, output] of tx.outputs.entries()) {
     if (output.scriptPublicKey.version > STANDARD_SCRIPT_VERSION) return nonStandardReasons.scriptPublicKeyVersion(index);
     if (scriptClassOf(output.scriptPublicKey) === 'nonstandard') return nonStandardReasons.outputScriptClass(index);
-    if (isTransactionOutputDust(output, config)) return nonStandardReasons.dust(index, output.value);
   }
   return null;
 }
 
+export interface InContextFacts {
+  masses: NonContextualMasses & { storage: bigint };
+  fee: bigint;
+  priority: Priority;
+}
+
 /**
- * `check_transaction_standard_in_context` for a validated transaction: storage mass cap, standard spent scripts and
- * the relay fee on compute mass (checked per input, as kaspad does, so a transaction without inputs is not charged).
- * P2SH inputs are held to 15 sig ops by the static count of their redeem script.
+ * `check_transaction_standard_in_context` for a validated transaction: the storage mass cap while it applies, standard
+ * spent scripts, P2SH inputs within 15 sig ops, and the relay fee floor.
  */
 export function nonStandardReasonInContext(
   tx: Transaction,
   entries: readonly UtxoEntry[],
-  masses: NonContextualMasses & { storage: bigint },
-  fee: bigint,
+  facts: InContextFacts,
   config: MempoolConfig,
+  daaScore: bigint,
 ): string | null {
-  if (masses.storage > MAXIMUM_STANDARD_TRANSACTION_MASS) {
-    return nonStandardReasons.storageMass(masses.storage, MAXIMUM_STANDARD_TRANSACTION_MASS);
-  }
+  const { masses, fee } = facts;
+  const cap = standardMassCap(config, daaScore);
+  if (cap !== null && masses.storage > cap) return nonStandardReasons.storageMass(masses.storage, cap);
   for (const [index, entry] of entries.entries()) {
     const scriptClass = scriptClassOf(entry.scriptPublicKey);
     if (scriptClass === 'nonstandard') return nonStandardReasons.inputScriptClass(index);
     if (scriptClass === 'scripthash') {
-      const sigOps = sigOpCountUpperBound(tx.inputs[index]!.signatureScript, entry.scriptPublicKey.script);
+      const sigOps = p2shSigOpCount(tx.inputs[index]!.signatureScript, entry.scriptPublicKey.script);
       if (sigOps > MAX_STANDARD_P2SH_SIG_OPS) return nonStandardReasons.signatureCount(index, sigOps, MAX_STANDARD_P2SH_SIG_OPS);
     }
-    const minimumFee = minimumRelayTransactionFee(masses.compute, config.minimumRelayTransactionFee);
-    if (fee < minimumFee) return nonStandardReasons.insufficientFee(fee, minimumFee);
   }
-  return null;
+  const floor = relayFeeFloor(masses, relayFeeRule(config, facts.priority, daaScore), config.minimumRelayTransactionFee);
+  if (fee >= floor.minimumFee) return null;
+  return floor.dimension === 'compute'
+    ? nonStandardReasons.insufficientComputeFee(fee, floor.minimumFee, floor.mass)
+    : nonStandardReasons.insufficientTransientFee(fee, floor.minimumFee, floor.mass);
 }

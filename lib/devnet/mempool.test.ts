@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { bytesToHex } from '../kaspa/bytes';
-import { computeMass } from '../kaspa/mass';
+import { computeMass, transientMass } from '../kaspa/mass';
 import { transactionId } from '../kaspa/transaction';
 import { SUBNETWORK_ID_COINBASE, type Transaction } from '../kaspa/types';
 import { MempoolQueryError, transactionQuery } from './mempool';
-import { MempoolRuleError } from './mempool-errors';
+import { FORK_NEVER } from './params';
 import {
   FakeVirtualState,
   KAS,
   newMempool,
   outputCoin,
   pay,
+  rejection,
   seededRandom,
   spend,
   transfer,
@@ -27,15 +28,14 @@ const outpointText = (coin: Coin) => `(${bytesToHex(coin.outpoint.transactionId)
 
 /** 1 input, 1 P2PK output, sig-op count 1: size 264 = 10 + 118 (input) + 8 + 52 (output) + 76; + 36·10 + 1000. */
 const ONE_TO_ONE_COMPUTE_MASS = 1624n;
+/** A fee clearing the RPC floor of every ordinary test transaction (162,400 sompi for a 1-in 1-out one). */
+const FEE = 1_000_000n;
 
-function rejection(action: () => unknown): MempoolRuleError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof MempoolRuleError) return error;
-    throw error;
-  }
-  throw new Error('expected a MempoolRuleError');
+/** kaspad 2.0.1's RPC floor, written out: 100 sompi per gram of max(compute mass, 2 × transaction bytes). */
+function rpcFloor(tx: Transaction): bigint {
+  const compute = computeMass(tx);
+  const doubleBytes = transientMass(tx) / 2n;
+  return 100n * (compute > doubleBytes ? compute : doubleBytes);
 }
 
 function setup() {
@@ -48,17 +48,18 @@ describe('submitTransaction: acceptance', () => {
   it('accepts a signed P2PK transaction and records fee, masses and the consensus storage mass', () => {
     const { state, mempool } = setup();
     const coin = state.fund(alice, 10n * KAS);
-    const tx = spend([coin], [pay(bob, 4n * KAS), pay(alice, 6n * KAS - 5000n)]);
+    const tx = spend([coin], [pay(bob, 4n * KAS), pay(alice, 6n * KAS - 300_000n)]);
     const result = mempool.submitTransaction(tx);
     expect(result.orphaned).toBe(false);
     expect(result.accepted.map(idOf)).toEqual([idOf(tx)]);
     const entry = mempool.getEntry(idOf(tx))!;
-    expect(entry.fee).toBe(5000n);
+    expect(entry.fee).toBe(300_000n);
     expect(entry.computeMass).toBe(computeMass(tx));
-    // KIP-9 with one input: C/4 KAS + C/(6 KAS − 5000) − C/10 KAS, C = 10^12 (integer divisions per term).
-    expect(entry.storageMass).toBe(2500n + 1666n - 1000n);
+    // KIP-9 with one input: C/4 KAS + C/(6 KAS − 300,000) − C/10 KAS, C = 10^12 (integer divisions per term).
+    expect(entry.storageMass).toBe(2500n + 1667n - 1000n);
     expect(entry.transaction.storageMass).toBe(entry.storageMass);
-    expect(entry.mass).toBe(entry.storageMass > entry.computeMass ? entry.storageMass : entry.computeMass);
+    // Normalized mass: storage and compute count in full, transient at half (its block limit is twice theirs).
+    expect(entry.mass).toBe(entry.storageMass);
     expect(entry.isOrphan).toBe(false);
     expect(entry.spentEntries).toEqual([coin.entry]);
     expect(mempool.readyTransactionCount()).toBe(1);
@@ -68,15 +69,15 @@ describe('submitTransaction: acceptance', () => {
   it('accepts an ECDSA P2PK spend', () => {
     const { state, mempool } = setup();
     const coin = state.fund(carol, 3n * KAS);
-    const tx = transfer([coin], alice, 10_000n);
+    const tx = transfer([coin], alice, FEE);
     expect(mempool.submitTransaction(tx).accepted).toHaveLength(1);
   });
 
   it('accepts a chain: a child spending a pool transaction is no orphan but stays out of the frontier', () => {
     const { state, mempool } = setup();
-    const parent = transfer([state.fund(alice, 5n * KAS)], bob, 3000n);
+    const parent = transfer([state.fund(alice, 5n * KAS)], bob, FEE);
     mempool.submitTransaction(parent);
-    const child = transfer([outputCoin(parent, 0, bob)], alice, 3000n);
+    const child = transfer([outputCoin(parent, 0, bob)], alice, FEE);
     const result = mempool.submitTransaction(child);
     expect(result.orphaned).toBe(false);
     expect(mempool.getEntry(idOf(child))!.spentEntries[0]!.blockDaaScore).toBe((1n << 64n) - 1n);
@@ -88,28 +89,93 @@ describe('submitTransaction: acceptance', () => {
   it('accepts a spend of a coinbase output once the maturity (1000 DAA at 10 BPS) has passed', () => {
     const { state, mempool } = setup();
     const coin = state.fund(alice, 5n * KAS, { isCoinbase: true, blockDaaScore: state.daaScore - 1000n });
-    expect(mempool.submitTransaction(transfer([coin], bob, 3000n)).accepted).toHaveLength(1);
+    expect(mempool.submitTransaction(transfer([coin], bob, FEE)).accepted).toHaveLength(1);
   });
 
-  it('accepts a payload on a native transaction, which Crescendo allows', () => {
+  it('accepts a payload on a native transaction', () => {
     const { state, mempool } = setup();
-    const tx = transfer([state.fund(alice, 5n * KAS)], bob, 5000n, { payload: new TextEncoder().encode('hello kaspa') });
+    const tx = transfer([state.fund(alice, 5n * KAS)], bob, FEE, { payload: new TextEncoder().encode('hello kaspa') });
     expect(mempool.submitTransaction(tx).accepted).toHaveLength(1);
     expect(mempool.getEntry(idOf(tx))!.computeMass).toBe(ONE_TO_ONE_COMPUTE_MASS + 11n);
   });
 
-  it('takes the relay fee on compute mass: exactly the minimum passes', () => {
+  it('accepts a small output: kaspad 2.0.1 has no dust rule, storage mass prices it', () => {
     const { state, mempool } = setup();
-    const tx = transfer([state.fund(alice, 5n * KAS)], bob, ONE_TO_ONE_COMPUTE_MASS);
-    expect(computeMass(tx)).toBe(ONE_TO_ONE_COMPUTE_MASS);
-    expect(mempool.submitTransaction(tx).accepted).toHaveLength(1);
+    const tx = spend([state.fund(alice, 5n * KAS)], [pay(bob, 599n), pay(alice, 4n * KAS)]);
+    expect(() => mempool.submitTransaction(tx)).toThrow(/storage mass of \d+ is larger than max allowed size of 500000/);
+    const small = spend([state.fund(alice, 5n * KAS)], [pay(bob, 5_000_000n), pay(alice, 4n * KAS)]);
+    expect(mempool.submitTransaction(small).accepted).toHaveLength(1);
+    expect(mempool.getEntry(idOf(small))!.storageMass).toBeGreaterThan(100_000n);
   });
 });
 
-describe('submitTransaction: rejections carry kaspad v1.0.1 messages', () => {
+describe('submitTransaction: the RPC relay fee floor (100 sompi per gram of max(compute, 2 × bytes))', () => {
+  it('takes exactly the floor on compute mass and refuses one sompi less with kaspad’s reason', () => {
+    const { state, mempool } = setup();
+    const exact = transfer([state.fund(alice, 5n * KAS)], bob, 100n * ONE_TO_ONE_COMPUTE_MASS);
+    expect(computeMass(exact)).toBe(ONE_TO_ONE_COMPUTE_MASS);
+    expect(rpcFloor(exact)).toBe(162_400n);
+    expect(mempool.submitTransaction(exact).accepted).toHaveLength(1);
+
+    const short = transfer([state.fund(alice, 5n * KAS)], bob, 162_399n);
+    const error = rejection(() => mempool.submitTransaction(short));
+    expect(error.kind).toBe('RejectNonStandard');
+    expect(error.message).toBe(
+      `transaction ${idOf(short)} is not standard: transaction has 162399 fees which is under the required amount of 162400 for compute mass 1624`,
+    );
+  });
+
+  it('charges 2 × bytes when the transaction is mostly bytes, naming the normalized transient mass', () => {
+    const { state, mempool } = setup();
+    const payload = new Uint8Array(2000).fill(7);
+    const probe = transfer([state.fund(alice, 5n * KAS)], bob, FEE, { payload });
+    // 2264 bytes: compute 3624 g, normalized transient 4528 g.
+    expect([computeMass(probe), transientMass(probe)]).toEqual([3624n, 9056n]);
+    const exact = transfer([state.fund(alice, 5n * KAS)], bob, 452_800n, { payload });
+    expect(mempool.submitTransaction(exact).accepted).toHaveLength(1);
+    const short = transfer([state.fund(alice, 5n * KAS)], bob, 452_799n, { payload });
+    expect(rejection(() => mempool.submitTransaction(short)).message).toBe(
+      `transaction ${idOf(short)} is not standard: transaction has 452799 fees which is under the required amount of 452800 ` +
+        'for normalized transient mass 4528 (proportional to transaction byte size)',
+    );
+  });
+
+  it('charges no relay fee for storage mass', () => {
+    const { state, mempool } = setup();
+    const tx = spend([state.fund(alice, 5n * KAS)], [pay(bob, 5_000_000n), pay(alice, 5n * KAS - 5_000_000n - 300_000n)]);
+    expect(rpcFloor(tx)).toBeLessThan(300_000n);
+    mempool.submitTransaction(tx);
+    expect(mempool.getEntry(idOf(tx))!.storageMass * 100n).toBeGreaterThan(300_000n);
+  });
+
+  it('applies the same floor to RPC submissions where Toccata never activates', () => {
+    const state = new FakeVirtualState();
+    const mempool = newMempool(state, { toccataActivation: FORK_NEVER });
+    const short = transfer([state.fund(alice, 5n * KAS)], bob, 162_399n);
+    expect(rejection(() => mempool.submitTransaction(short)).message).toMatch(/under the required amount of 162400 for compute mass 1624$/);
+    expect(mempool.submitTransaction(transfer([state.fund(alice, 5n * KAS)], bob, 162_400n)).accepted).toHaveLength(1);
+  });
+
+  it('lets peer-relayed (low-priority) transactions pay the legacy 1 sompi per gram until activation', () => {
+    const state = new FakeVirtualState();
+    state.daaScore = 99_999n;
+    const mempool = newMempool(state, { toccataActivation: 100_000n });
+    const legacy = () => transfer([state.fund(alice, 5n * KAS)], bob, ONE_TO_ONE_COMPUTE_MASS);
+    expect(mempool.submitTransaction(legacy(), { priority: 'low' }).accepted).toHaveLength(1);
+    const short = transfer([state.fund(alice, 5n * KAS)], bob, ONE_TO_ONE_COMPUTE_MASS - 1n);
+    expect(rejection(() => mempool.submitTransaction(short, { priority: 'low' })).message).toMatch(
+      /has 1623 fees which is under the required amount of 1624 for compute mass 1624$/,
+    );
+    expect(rejection(() => mempool.submitTransaction(legacy())).message).toMatch(/under the required amount of 162400/);
+    state.daaScore = 100_000n;
+    expect(rejection(() => mempool.submitTransaction(legacy(), { priority: 'low' })).message).toMatch(/under the required amount of 162400/);
+  });
+});
+
+describe('submitTransaction: rejections carry kaspad 2.0.1 messages', () => {
   it('rejects a duplicate', () => {
     const { state, mempool } = setup();
-    const tx = transfer([state.fund(alice, 5n * KAS)], bob, 3000n);
+    const tx = transfer([state.fund(alice, 5n * KAS)], bob, FEE);
     mempool.submitTransaction(tx);
     const error = rejection(() => mempool.submitTransaction(tx));
     expect(error.kind).toBe('RejectDuplicate');
@@ -119,36 +185,37 @@ describe('submitTransaction: rejections carry kaspad v1.0.1 messages', () => {
   it('rejects a double spend of a pool transaction', () => {
     const { state, mempool } = setup();
     const coin = state.fund(alice, 5n * KAS);
-    const first = transfer([coin], bob, 3000n);
+    const first = transfer([coin], bob, FEE);
     mempool.submitTransaction(first);
-    const error = rejection(() => mempool.submitTransaction(transfer([coin], carol, 9000n)));
+    const error = rejection(() => mempool.submitTransaction(transfer([coin], carol, 3n * FEE)));
     expect(error.message).toBe(`output ${outpointText(coin)} already spent by transaction ${idOf(first)} in the mempool`);
   });
 
   it('rejects a transaction with a missing input unless orphans are allowed', () => {
     const { state, mempool } = setup();
-    const parent = transfer([state.fund(alice, 5n * KAS)], bob, 3000n);
-    const child = transfer([outputCoin(parent, 0, bob)], alice, 3000n);
+    const parent = transfer([state.fund(alice, 5n * KAS)], bob, FEE);
+    const child = transfer([outputCoin(parent, 0, bob)], alice, FEE);
     const error = rejection(() => mempool.submitTransaction(child));
     expect(error.message).toBe(`transaction ${idOf(child)} is an orphan where orphan is disallowed`);
     expect(mempool.transactionCount('all')).toBe(0);
   });
 
-  it('rejects a fee below 1 sompi per gram of compute mass', () => {
+  it('rejects an input naming an output its pool parent does not have, even with orphans allowed', () => {
     const { state, mempool } = setup();
-    const tx = transfer([state.fund(alice, 5n * KAS)], bob, ONE_TO_ONE_COMPUTE_MASS - 1n);
-    const error = rejection(() => mempool.submitTransaction(tx));
-    expect(error.kind).toBe('RejectNonStandard');
-    expect(error.message).toBe(
-      `transaction ${idOf(tx)} is not standard: transaction has 1623 fees which is under the required amount of 1624`,
-    );
+    const parent = transfer([state.fund(alice, 5n * KAS)], bob, FEE);
+    mempool.submitTransaction(parent);
+    const beyond = { ...outputCoin(parent, 0, bob), outpoint: { transactionId: transactionId(parent), index: 1 } };
+    const error = rejection(() => mempool.submitTransaction(transfer([beyond], alice, FEE), { allowOrphan: true }));
+    expect(error.kind).toBe('RejectImpossibleOutpoint');
+    expect(error.message).toBe('at least one outpoint of the transaction is impossible to have a matching UTXO entry');
+    expect(mempool.transactionCount('orphans')).toBe(0);
   });
 
   it('rejects an immature coinbase spend', () => {
     const { state, mempool } = setup();
     const coinbaseDaa = state.daaScore - 999n;
     const coin = state.fund(alice, 5n * KAS, { isCoinbase: true, blockDaaScore: coinbaseDaa });
-    const error = rejection(() => mempool.submitTransaction(transfer([coin], bob, 3000n)));
+    const error = rejection(() => mempool.submitTransaction(transfer([coin], bob, FEE)));
     expect(error.kind).toBe('RejectImmatureSpend');
     expect(error.message).toBe(
       `one of the transaction inputs spends an immature UTXO: transaction input #0 tried to spend coinbase outpoint ${outpointText(coin)} ` +
@@ -160,7 +227,7 @@ describe('submitTransaction: rejections carry kaspad v1.0.1 messages', () => {
   it('rejects a bad signature', () => {
     const { state, mempool } = setup();
     const coin = state.fund(alice, 5n * KAS);
-    const signed = transfer([coin], bob, 3000n);
+    const signed = transfer([coin], bob, FEE);
     const forged: Transaction = { ...signed, outputs: [pay(carol, signed.outputs[0]!.value)] };
     const error = rejection(() => mempool.submitTransaction(forged));
     expect(error.kind).toBe('RejectTxRule');
@@ -169,7 +236,7 @@ describe('submitTransaction: rejections carry kaspad v1.0.1 messages', () => {
 
   it('rejects an unsigned input as an empty signature script', () => {
     const { state, mempool } = setup();
-    const tx = transfer([state.fund(alice, 5n * KAS)], bob, 3000n, { unsigned: true });
+    const tx = transfer([state.fund(alice, 5n * KAS)], bob, FEE, { unsigned: true });
     expect(rejection(() => mempool.submitTransaction(tx)).message).toBe(
       'failed to verify empty signature script. Inner error: opcode requires at least 2 but stack has only 1',
     );
@@ -177,7 +244,7 @@ describe('submitTransaction: rejections carry kaspad v1.0.1 messages', () => {
 
   it('rejects a P2PK spend committing to zero sig ops (Crescendo counts them at run time)', () => {
     const { state, mempool } = setup();
-    const tx = transfer([state.fund(alice, 5n * KAS)], bob, 3000n, { sigOpCount: 0 });
+    const tx = transfer([state.fund(alice, 5n * KAS)], bob, FEE, { sigOpCount: 0 });
     expect(rejection(() => mempool.submitTransaction(tx)).message).toBe(
       'failed to verify the signature script: sig op count exceeds passed limit of 0',
     );
@@ -196,24 +263,6 @@ describe('submitTransaction: rejections carry kaspad v1.0.1 messages', () => {
     const tx = spend([state.fund(alice, 5n * KAS)], [{ value: 4n * KAS, scriptPublicKey: { ...bob.scriptPublicKey, version: 1 } }]);
     expect(rejection(() => mempool.submitTransaction(tx)).message).toBe(
       `transaction ${idOf(tx)} is not standard: transaction output #0: the version of the scriptPublicKey is higher than the known version`,
-    );
-  });
-
-  it('rejects dust: a P2PK output under 600 sompi', () => {
-    const { state, mempool } = setup();
-    const coin = state.fund(alice, 5n * KAS);
-    const dusty = spend([coin], [pay(bob, 599n), pay(alice, 4n * KAS)]);
-    expect(rejection(() => mempool.submitTransaction(dusty)).message).toBe(
-      `transaction ${idOf(dusty)} is not standard: transaction output #0: payment of 599 is dust`,
-    );
-    expect(mempool.isTransactionOutputDust(pay(bob, 600n))).toBe(false);
-  });
-
-  it('rejects a transaction version other than 0 as non-standard', () => {
-    const { state, mempool } = setup();
-    const tx = transfer([state.fund(alice, 5n * KAS)], bob, 3000n, { version: 1, unsigned: true });
-    expect(rejection(() => mempool.submitTransaction(tx)).message).toBe(
-      `transaction ${idOf(tx)} is not standard: transaction version 1 is not in the valid range of 0-0`,
     );
   });
 
@@ -249,24 +298,24 @@ describe('submitTransaction: rejections carry kaspad v1.0.1 messages', () => {
 
   it('rejects a time-locked transaction whose lock DAA score has not been reached', () => {
     const { state, mempool } = setup();
-    const tx = transfer([state.fund(alice, 5n * KAS)], bob, 3000n, { lockTime: state.daaScore });
+    const tx = transfer([state.fund(alice, 5n * KAS)], bob, FEE, { lockTime: state.daaScore });
     expect(rejection(() => mempool.submitTransaction(tx)).message).toBe('transaction input #0 is not finalized');
-    const ready = transfer([state.fund(alice, 5n * KAS)], bob, 3000n, { lockTime: state.daaScore - 1n });
+    const ready = transfer([state.fund(alice, 5n * KAS)], bob, FEE, { lockTime: state.daaScore - 1n });
     expect(mempool.submitTransaction(ready).accepted).toHaveLength(1);
   });
 
   it('rejects an input whose relative sequence lock has not expired', () => {
     const { state, mempool } = setup();
     const coin = state.fund(alice, 5n * KAS, { blockDaaScore: state.daaScore - 10n });
-    const tx = transfer([coin], bob, 3000n, { sequence: 11n });
+    const tx = transfer([coin], bob, FEE, { sequence: 11n });
     expect(rejection(() => mempool.submitTransaction(tx)).message).toBe('one of the transaction sequence locks conditions was not met');
-    const unlocked = transfer([state.fund(alice, 5n * KAS, { blockDaaScore: state.daaScore - 10n })], bob, 3000n, { sequence: 10n });
+    const unlocked = transfer([state.fund(alice, 5n * KAS, { blockDaaScore: state.daaScore - 10n })], bob, FEE, { sequence: 10n });
     expect(mempool.submitTransaction(unlocked).accepted).toHaveLength(1);
   });
 
   it('rejects a transaction already accepted by a block', () => {
     const { state, mempool } = setup();
-    const tx = transfer([state.fund(alice, 5n * KAS)], bob, 3000n);
+    const tx = transfer([state.fund(alice, 5n * KAS)], bob, FEE);
     mempool.handleNewBlockTransactions(state.daaScore, [tx]);
     expect(rejection(() => mempool.submitTransaction(tx)).message).toBe(`transaction ${idOf(tx)} was already accepted by the consensus`);
   });
@@ -275,8 +324,8 @@ describe('submitTransaction: rejections carry kaspad v1.0.1 messages', () => {
 describe('orphan pool', () => {
   it('keeps an orphan until its parent arrives, then inserts both', () => {
     const { state, mempool } = setup();
-    const parent = transfer([state.fund(alice, 5n * KAS)], bob, 3000n);
-    const child = transfer([outputCoin(parent, 0, bob)], carol, 3000n);
+    const parent = transfer([state.fund(alice, 5n * KAS)], bob, FEE);
+    const child = transfer([outputCoin(parent, 0, bob)], carol, FEE);
     const orphaned = mempool.submitTransaction(child, { allowOrphan: true });
     expect(orphaned).toMatchObject({ orphaned: true, accepted: [] });
     expect(mempool.getEntry(idOf(child))).toBeUndefined();
@@ -286,13 +335,22 @@ describe('orphan pool', () => {
     const result = mempool.submitTransaction(parent);
     expect(result.accepted.map(idOf)).toEqual([idOf(parent), idOf(child)]);
     expect(mempool.transactionCount('orphans')).toBe(0);
-    expect(mempool.getEntry(idOf(child))).toMatchObject({ isOrphan: false, fee: 3000n });
+    expect(mempool.getEntry(idOf(child))).toMatchObject({ isOrphan: false, fee: FEE });
+  });
+
+  it('drops an unorphaned transaction short of the relay fee floor', () => {
+    const { state, mempool } = setup();
+    const parent = transfer([state.fund(alice, 5n * KAS)], bob, FEE);
+    const cheap = transfer([outputCoin(parent, 0, bob)], carol, 1000n);
+    mempool.submitTransaction(cheap, { allowOrphan: true });
+    expect(mempool.submitTransaction(parent).accepted.map(idOf)).toEqual([idOf(parent)]);
+    expect(mempool.has(idOf(cheap), 'all')).toBe(false);
   });
 
   it('unorphans when the parent is mined instead', () => {
     const { state, mempool } = setup();
-    const parent = transfer([state.fund(alice, 5n * KAS)], bob, 3000n);
-    const child = transfer([outputCoin(parent, 0, bob)], carol, 3000n);
+    const parent = transfer([state.fund(alice, 5n * KAS)], bob, FEE);
+    const child = transfer([outputCoin(parent, 0, bob)], carol, FEE);
     mempool.submitTransaction(child, { allowOrphan: true });
     state.accept([parent]);
     expect(mempool.handleNewBlockTransactions(state.daaScore, [parent]).map(idOf)).toEqual([idOf(child)]);
@@ -302,10 +360,10 @@ describe('orphan pool', () => {
   it('clears an orphan’s entry from a pool parent that leaves without its redeemers', () => {
     const { state, mempool } = setup();
     const parentCoin = state.fund(alice, 5n * KAS);
-    const parent = transfer([parentCoin], bob, 3000n);
+    const parent = transfer([parentCoin], bob, FEE);
     mempool.submitTransaction(parent);
-    const unknownParent = transfer([state.fund(carol, 5n * KAS)], carol, 3000n);
-    const orphan = transfer([outputCoin(parent, 0, bob), outputCoin(unknownParent, 0, carol)], alice, 6000n);
+    const unknownParent = transfer([state.fund(carol, 5n * KAS)], carol, FEE);
+    const orphan = transfer([outputCoin(parent, 0, bob), outputCoin(unknownParent, 0, carol)], alice, 2n * FEE);
     mempool.submitTransaction(orphan, { allowOrphan: true });
     expect(mempool.getEntry(idOf(orphan), 'orphans')!.spentEntries.map(Boolean)).toEqual([true, false]);
 
@@ -317,13 +375,13 @@ describe('orphan pool', () => {
 
   it('rejects a duplicate orphan and an orphan double spending another', () => {
     const { state, mempool } = setup();
-    const parent = transfer([state.fund(alice, 5n * KAS)], bob, 3000n);
-    const child = transfer([outputCoin(parent, 0, bob)], carol, 3000n);
+    const parent = transfer([state.fund(alice, 5n * KAS)], bob, FEE);
+    const child = transfer([outputCoin(parent, 0, bob)], carol, FEE);
     mempool.submitTransaction(child, { allowOrphan: true });
     expect(rejection(() => mempool.submitTransaction(child, { allowOrphan: true })).message).toBe(
       `orphan transaction ${idOf(child)} is already in the orphan pool`,
     );
-    const rival = transfer([outputCoin(parent, 0, bob)], alice, 4000n);
+    const rival = transfer([outputCoin(parent, 0, bob)], alice, 2n * FEE);
     expect(rejection(() => mempool.submitTransaction(rival, { allowOrphan: true })).message).toBe(
       `orphan transaction ${idOf(rival)} is double spending an input from already existing orphan ${idOf(child)}`,
     );
@@ -333,8 +391,8 @@ describe('orphan pool', () => {
     const state = new FakeVirtualState();
     const mempool = newMempool(state, { config: { maximumOrphanTransactionCount: 1 } });
     const orphanOf = (label: string) => {
-      const parent = transfer([state.fund(wallet(label), 5n * KAS)], bob, 3000n);
-      return transfer([outputCoin(parent, 0, bob)], carol, 3000n);
+      const parent = transfer([state.fund(wallet(label), 5n * KAS)], bob, FEE);
+      return transfer([outputCoin(parent, 0, bob)], carol, FEE);
     };
     const low = orphanOf('a');
     mempool.submitTransaction(low, { allowOrphan: true, priority: 'low' });
@@ -347,23 +405,38 @@ describe('orphan pool', () => {
     );
   });
 
-  it('rejects orphans above the orphan mass limit', () => {
+  it('rejects orphans above the normalized orphan mass limit', () => {
     const state = new FakeVirtualState();
-    const mempool = newMempool(state, { config: { maximumOrphanTransactionMass: 1000n } });
-    const parent = transfer([state.fund(alice, 5n * KAS)], bob, 3000n);
-    const child = transfer([outputCoin(parent, 0, bob)], carol, 3000n);
-    // max(compute, transient): compute = 265 bytes + 37·10 for the ECDSA output script + 1000 for the sig op.
+    const mempool = newMempool(state, { config: { maximumOrphanTransactionNormalizedMass: 1000n } });
+    const parent = transfer([state.fund(alice, 5n * KAS)], bob, FEE);
+    const child = transfer([outputCoin(parent, 0, bob)], carol, FEE);
+    // max(compute, transient / 2): compute = 265 bytes + 37·10 for the ECDSA output script + 1000 for the sig op.
     expect(computeMass(child)).toBe(1635n);
     expect(rejection(() => mempool.submitTransaction(child, { allowOrphan: true })).message).toBe(
       'orphan transaction size of 1635 bytes is larger than max allowed size of 1000 bytes',
     );
   });
 
+  it('admits an orphan of transient mass over 500,000 only under Toccata’s mempool block limits', () => {
+    const orphanWithPayload = (state: FakeVirtualState) => {
+      const parent = transfer([state.fund(alice, 5n * KAS)], bob, FEE);
+      return transfer([outputCoin(parent, 0, bob)], carol, 10n * FEE, { payload: new Uint8Array(130_000) });
+    };
+    const limit = { maximumOrphanTransactionNormalizedMass: 500_000n };
+    const toccata = new FakeVirtualState();
+    const child = orphanWithPayload(toccata);
+    expect(transientMass(child)).toBeGreaterThan(500_000n);
+    expect(newMempool(toccata, { config: limit }).submitTransaction(child, { allowOrphan: true }).orphaned).toBe(true);
+    const crescendo = new FakeVirtualState();
+    const capped = newMempool(crescendo, { config: limit, toccataActivation: 10n ** 9n });
+    expect(rejection(() => capped.submitTransaction(orphanWithPayload(crescendo), { allowOrphan: true })).kind).toBe('RejectTransientMass');
+  });
+
   it('expires low-priority orphans after 60 s of DAA score, never high-priority ones', () => {
     const { state, mempool } = setup();
     const orphanOf = (label: string) => {
-      const parent = transfer([state.fund(wallet(label), 5n * KAS)], bob, 3000n);
-      return transfer([outputCoin(parent, 0, bob)], carol, 3000n);
+      const parent = transfer([state.fund(wallet(label), 5n * KAS)], bob, FEE);
+      return transfer([outputCoin(parent, 0, bob)], carol, FEE);
     };
     const low = orphanOf('low');
     const high = orphanOf('high');
@@ -387,11 +460,11 @@ describe('replace by fee', () => {
   it('replaces the single conflicting transaction and evicts its descendants', () => {
     const { state, mempool } = setup();
     const coin = state.fund(alice, 5n * KAS);
-    const original = transfer([coin], bob, 2000n);
+    const original = transfer([coin], bob, FEE);
     mempool.submitTransaction(original);
-    const child = transfer([outputCoin(original, 0, bob)], carol, 2000n);
+    const child = transfer([outputCoin(original, 0, bob)], carol, FEE);
     mempool.submitTransaction(child);
-    const replacement = transfer([coin], alice, 4000n);
+    const replacement = transfer([coin], alice, 2n * FEE);
     const result = mempool.submitTransactionReplacement(replacement);
     expect(idOf(result.replacedTransaction)).toBe(idOf(original));
     expect(mempool.getEntries().map((entry) => bytesToHex(entry.transactionId))).toEqual([idOf(replacement)]);
@@ -400,27 +473,43 @@ describe('replace by fee', () => {
   it('rejects a replacement whose feerate is not higher', () => {
     const { state, mempool } = setup();
     const coin = state.fund(alice, 5n * KAS);
-    mempool.submitTransaction(transfer([coin], bob, 2000n));
-    const sameFee = transfer([coin], carol, 2000n);
+    mempool.submitTransaction(transfer([coin], bob, FEE));
+    const sameFee = transfer([coin], carol, FEE);
     expect(rejection(() => mempool.submitTransactionReplacement(sameFee)).message).toBe(
       'fee rate per contextual mass gram is not greater than the fee rate of the replaced transaction',
     );
+  });
+
+  it('holds a replacement to the relay fee floor even when it beats the replaced feerate', () => {
+    const { state, mempool } = setup();
+    const coin = state.fund(alice, 5n * KAS);
+    // A small output makes the original's mass mostly storage (about 200,000 g), which the floor does not charge.
+    const original = spend([coin], [pay(bob, 5_000_000n), pay(alice, 5n * KAS - 5_000_000n - 210_000n)]);
+    mempool.submitTransaction(original);
+    const originalFeerate = 210_000 / Number(mempool.getEntry(idOf(original))!.mass);
+    const cheap = transfer([coin], bob, 100_000n);
+    expect(100_000 / Number(ONE_TO_ONE_COMPUTE_MASS)).toBeGreaterThan(originalFeerate);
+    expect(rejection(() => mempool.submitTransactionReplacement(cheap)).message).toBe(
+      `transaction ${idOf(cheap)} is not standard: transaction has 100000 fees which is under the required amount of 162400 for compute mass 1624`,
+    );
+    const atFloor = transfer([coin], bob, 162_400n);
+    expect(idOf(mempool.submitTransactionReplacement(atFloor).replacedTransaction)).toBe(idOf(original));
   });
 
   it('rejects a replacement conflicting with two transactions', () => {
     const { state, mempool } = setup();
     const first = state.fund(alice, 5n * KAS);
     const second = state.fund(alice, 5n * KAS);
-    mempool.submitTransaction(transfer([first], bob, 2000n));
-    mempool.submitTransaction(transfer([second], bob, 2000n));
-    expect(rejection(() => mempool.submitTransactionReplacement(transfer([first, second], carol, 50_000n))).message).toBe(
+    mempool.submitTransaction(transfer([first], bob, FEE));
+    mempool.submitTransaction(transfer([second], bob, FEE));
+    expect(rejection(() => mempool.submitTransactionReplacement(transfer([first, second], carol, 10n * FEE))).message).toBe(
       'replace by fee found more than one double spending transaction in the mempool',
     );
   });
 
   it('rejects a replacement that conflicts with nothing', () => {
     const { state, mempool } = setup();
-    expect(rejection(() => mempool.submitTransactionReplacement(transfer([state.fund(alice, 5n * KAS)], bob, 9000n))).message).toBe(
+    expect(rejection(() => mempool.submitTransactionReplacement(transfer([state.fund(alice, 5n * KAS)], bob, FEE))).message).toBe(
       'replace by fee found no double spending transaction in the mempool',
     );
   });
@@ -429,11 +518,11 @@ describe('replace by fee', () => {
     const { state, mempool } = setup();
     const first = state.fund(alice, 5n * KAS);
     const second = state.fund(alice, 5n * KAS);
-    const a = transfer([first], bob, 2000n);
-    const b = transfer([second], bob, 2000n);
+    const a = transfer([first], bob, FEE);
+    const b = transfer([second], bob, FEE);
     mempool.submitTransaction(a);
     mempool.submitTransaction(b);
-    const both = transfer([first, second], carol, 50_000n);
+    const both = transfer([first, second], carol, 10n * FEE);
     const result = mempool.submitTransaction(both, { rbfPolicy: 'allowed', priority: 'low' });
     expect(idOf(result.replaced!)).toBe(idOf(a));
     expect(mempool.getEntries().map((entry) => bytesToHex(entry.transactionId))).toEqual([idOf(both)]);
@@ -443,13 +532,13 @@ describe('replace by fee', () => {
 describe('block events', () => {
   it('removes mined transactions, keeps their children, and evicts double spends with descendants', () => {
     const { state, mempool } = setup();
-    const mined = transfer([state.fund(alice, 5n * KAS)], bob, 3000n);
-    const minedChild = transfer([outputCoin(mined, 0, bob)], carol, 3000n);
+    const mined = transfer([state.fund(alice, 5n * KAS)], bob, FEE);
+    const minedChild = transfer([outputCoin(mined, 0, bob)], carol, FEE);
     const contested = state.fund(alice, 5n * KAS);
-    const loser = transfer([contested], bob, 3000n);
-    const loserChild = transfer([outputCoin(loser, 0, bob)], carol, 3000n);
+    const loser = transfer([contested], bob, FEE);
+    const loserChild = transfer([outputCoin(loser, 0, bob)], carol, FEE);
     for (const tx of [mined, minedChild, loser, loserChild]) mempool.submitTransaction(tx);
-    const winner = transfer([contested], carol, 5000n);
+    const winner = transfer([contested], carol, 2n * FEE);
 
     state.accept([mined, winner]);
     mempool.handleNewBlockTransactions(state.daaScore, [mined, winner]);
@@ -462,7 +551,7 @@ describe('block events', () => {
     const clock = { value: 1_700_000_000_000 };
     const state = new FakeVirtualState();
     const mempool = newMempool(state, { clock });
-    const tx = transfer([state.fund(alice, 5n * KAS)], bob, 3000n);
+    const tx = transfer([state.fund(alice, 5n * KAS)], bob, FEE);
     mempool.handleNewBlockTransactions(state.daaScore, [tx]);
     state.daaScore += 1201n;
     clock.value += 10_000;
@@ -473,10 +562,10 @@ describe('block events', () => {
   it('takes back transactions of blocks that left the chain and drops those that no longer validate', () => {
     const { state, mempool } = setup();
     const coin = state.fund(alice, 5n * KAS);
-    const tx = transfer([coin], bob, 3000n);
-    const child = transfer([outputCoin(tx, 0, bob)], carol, 3000n);
+    const tx = transfer([coin], bob, FEE);
+    const child = transfer([outputCoin(tx, 0, bob)], carol, FEE);
     const doomedCoin = state.fund(alice, 5n * KAS);
-    const doomed = transfer([doomedCoin], bob, 3000n);
+    const doomed = transfer([doomedCoin], bob, FEE);
     state.accept([tx, child, doomed]);
     mempool.handleNewBlockTransactions(state.daaScore, [tx, child, doomed]);
 
@@ -493,9 +582,9 @@ describe('block events', () => {
   it('revalidation removes a transaction whose input left the virtual UTXO set, keeping its children', () => {
     const { state, mempool } = setup();
     const coin = state.fund(alice, 5n * KAS);
-    const tx = transfer([coin], bob, 3000n);
-    const child = transfer([outputCoin(tx, 0, bob)], carol, 3000n);
-    const healthy = transfer([state.fund(alice, 5n * KAS)], bob, 3000n);
+    const tx = transfer([coin], bob, FEE);
+    const child = transfer([outputCoin(tx, 0, bob)], carol, FEE);
+    const healthy = transfer([state.fund(alice, 5n * KAS)], bob, FEE);
     for (const t of [tx, child, healthy]) mempool.submitTransaction(t);
     state.remove(coin.outpoint);
     expect(mempool.revalidateHighPriorityTransactions().sort()).toEqual([idOf(child), idOf(healthy)].sort());
@@ -507,8 +596,8 @@ describe('block events', () => {
     const clock = { value: 1_700_000_000_000 };
     const state = new FakeVirtualState();
     const mempool = newMempool(state, { clock });
-    const low = transfer([state.fund(alice, 5n * KAS)], bob, 3000n);
-    const high = transfer([state.fund(alice, 5n * KAS)], bob, 3000n);
+    const low = transfer([state.fund(alice, 5n * KAS)], bob, FEE);
+    const high = transfer([state.fund(alice, 5n * KAS)], bob, FEE);
     mempool.submitTransaction(low, { priority: 'low' });
     mempool.submitTransaction(high);
     state.daaScore += 864_001n;
@@ -523,14 +612,14 @@ describe('size limit', () => {
   it('evicts the lowest-feerate low-priority transaction for a better one, else refuses', () => {
     const state = new FakeVirtualState();
     const mempool = newMempool(state, { config: { maximumTransactionCount: 2 } });
-    const cheap = transfer([state.fund(alice, 5n * KAS)], bob, 2000n);
-    const pricey = transfer([state.fund(alice, 5n * KAS)], bob, 9000n);
+    const cheap = transfer([state.fund(alice, 5n * KAS)], bob, 200_000n);
+    const pricey = transfer([state.fund(alice, 5n * KAS)], bob, 900_000n);
     mempool.submitTransaction(cheap, { priority: 'low' });
     mempool.submitTransaction(pricey, { priority: 'low' });
-    const better = transfer([state.fund(alice, 5n * KAS)], bob, 5000n);
+    const better = transfer([state.fund(alice, 5n * KAS)], bob, 500_000n);
     mempool.submitTransaction(better);
     expect(mempool.has(idOf(cheap))).toBe(false);
-    const worse = transfer([state.fund(alice, 5n * KAS)], bob, 4000n);
+    const worse = transfer([state.fund(alice, 5n * KAS)], bob, 400_000n);
     expect(rejection(() => mempool.submitTransaction(worse)).message).toBe(
       "transaction could not be added to the mempool because it's full with transactions with higher priority",
     );
@@ -549,10 +638,10 @@ describe('queries', () => {
 
   it('lists pool transactions before orphans and groups them by script', () => {
     const { state, mempool } = setup();
-    const fromAlice = spend([state.fund(alice, 5n * KAS)], [pay(bob, 2n * KAS), pay(alice, 3n * KAS - 5000n)]);
+    const fromAlice = spend([state.fund(alice, 5n * KAS)], [pay(bob, 2n * KAS), pay(alice, 3n * KAS - FEE)]);
     mempool.submitTransaction(fromAlice);
-    const missingParent = transfer([state.fund(carol, 5n * KAS)], carol, 3000n);
-    const orphan = transfer([outputCoin(missingParent, 0, carol)], bob, 3000n);
+    const missingParent = transfer([state.fund(carol, 5n * KAS)], carol, FEE);
+    const orphan = transfer([outputCoin(missingParent, 0, carol)], bob, FEE);
     mempool.submitTransaction(orphan, { allowOrphan: true });
 
     expect(mempool.getEntries('all').map((entry) => [bytesToHex(entry.transactionId), entry.isOrphan])).toEqual([
@@ -583,34 +672,36 @@ describe('template selection', () => {
     const state = new FakeVirtualState();
     const mempool = newMempool(state, { random });
     const txs = Array.from({ length: count }, (_, index) =>
-      transfer([state.fund(wallet(`sender-${index}`), 5n * KAS)], bob, 2000n + BigInt(index) * 500n),
+      transfer([state.fund(wallet(`sender-${index}`), 5n * KAS)], bob, 200_000n + BigInt(index) * 10_000n),
     );
     for (const tx of txs) mempool.submitTransaction(tx);
     return { mempool, txs };
   }
 
-  const limits = (mass: bigint) => ({ maxComputeMass: mass, maxStorageMass: mass, maxTransientMass: mass });
+  const policy = (maxBlockMass: bigint) => ({ maxBlockMass, lanesPerBlock: 50, gasPerLane: 1_000_000_000n });
+  const ids = (entries: { transactionId: Uint8Array }[]) => entries.map((entry) => bytesToHex(entry.transactionId));
 
-  it('takes every ready transaction when they fit, lowest feerate first', () => {
+  it('takes every ready transaction when they fit, highest feerate first', () => {
     const { mempool, txs } = fill(4);
-    expect(mempool.selectTransactionsForTemplate().map((entry) => bytesToHex(entry.transactionId))).toEqual(txs.map(idOf));
+    expect(mempool.templatePolicy()).toEqual(policy(500_000n));
+    expect(ids(mempool.selectTransactionsForTemplate())).toEqual(txs.map(idOf).reverse());
   });
 
-  it('stays within the smallest mass limit on both sampling paths', () => {
+  it('stays within the block mass on both sampling paths', () => {
     const { mempool } = fill(12);
     const totalMass = mempool.readyTransactionTotalMass();
     for (const budget of [totalMass / 3n, totalMass / 6n]) {
-      const chosen = mempool.selectTransactionsForTemplate({ ...limits(budget * 2n), maxTransientMass: budget });
+      const chosen = mempool.selectTransactionsForTemplate(policy(budget));
       expect(chosen.length).toBeGreaterThan(0);
       expect(chosen.reduce((sum, entry) => sum + entry.mass, 0n)).toBeLessThanOrEqual(budget);
-      expect(new Set(chosen.map((entry) => bytesToHex(entry.transactionId))).size).toBe(chosen.length);
+      expect(new Set(ids(chosen)).size).toBe(chosen.length);
     }
   });
 
   it('draws the highest feerate first when the draw lands at the top of the weight range', () => {
     const { mempool, txs } = fill(12, () => 0.999_999);
     const oneMass = mempool.getEntry(idOf(txs[0]!))!.mass;
-    const chosen = mempool.selectTransactionsForTemplate(limits(oneMass * 2n + 1n));
-    expect(chosen.map((entry) => bytesToHex(entry.transactionId))).toEqual([idOf(txs[11]!), idOf(txs[10]!)]);
+    const chosen = mempool.selectTransactionsForTemplate(policy(oneMass * 2n + 1n));
+    expect(ids(chosen)).toEqual([idOf(txs[11]!), idOf(txs[10]!)]);
   });
 });

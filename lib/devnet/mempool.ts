@@ -1,17 +1,23 @@
 /**
- * The devnet node's mempool, written from rusty-kaspa v1.0.1 mining/src/mempool/* and mining/src/manager.rs
- * (validate_and_insert_transaction.rs, populate_entries_and_try_validate.rs, replace_by_fee.rs,
- * remove_transaction.rs, handle_new_block_transactions.rs, model/{transactions_pool,orphan_pool,pool,utxo_set,
- * accepted_transactions}.rs). Policy values and their sources are in mempool-policy.ts.
+ * The devnet node's mempool, written from rusty-kaspa v2.0.1 mining/src/mempool/* and mining/src/manager.rs
+ * (validate_and_insert_transaction.rs, check_transaction_limits.rs, populate_entries_and_try_validate.rs,
+ * replace_by_fee.rs, remove_transaction.rs, handle_new_block_transactions.rs, model/{transactions_pool,orphan_pool,
+ * pool,utxo_set,accepted_transactions}.rs). Policy values and their sources are in mempool-policy.ts.
  *
  * Submission pipeline (`validate_and_insert_transaction`):
- * 1. already accepted (seen in a block during the last 120 s)? duplicate in the pool? standard in isolation?
- *    replace-by-fee pre-check; inputs spending pool transactions are filled from them (so chains are not orphans);
+ * 1. already accepted (seen in a block during the last 120 s)? duplicate in the pool? gas and non-contextual masses
+ *    within the mempool block limits? standard in isolation? replace-by-fee pre-check; inputs spending pool
+ *    transactions are filled from them (so chains are not orphans; a missing output index of a pool parent is
+ *    refused as impossible);
  * 2. consensus validation against the virtual state (transaction-validator.ts): isolation, header context, remaining
  *    inputs from the virtual UTXO set (missing ones make an orphan), storage mass, maturity, amounts, sequence locks,
  *    the RBF feerate floor, scripts;
- * 3. duplicate/accepted re-check, orphan handling, standard in context (relay fee), RBF removal, size limits, insert;
+ * 3. duplicate/accepted re-check, orphan handling, storage mass within the block limit, standard in context (relay
+ *    fee floor), RBF removal, size limits, insert;
  * 4. orphans whose inputs the new transaction completes are validated and inserted in turn.
+ *
+ * Feerates are fee over normalized mass (mempool-policy.ts `mempoolNormalizedMass`): a frontier key uses the mass
+ * limits in force when its transaction entered the pool, replace-by-fee and eviction those at the virtual DAA score.
  *
  * What the node must feed in: `handleNewBlockTransactions` for every block added to the DAG (kaspad's
  * `on_new_block`), and periodically `expireLowPriorityTransactions` and `revalidateHighPriorityTransactions`.
@@ -19,21 +25,26 @@
  * after a reorg are forgotten as accepted and re-submitted; those that fail are dropped.
  */
 import { bytesToHex, equalBytes, hexToBytes } from '../kaspa/bytes';
-import { CRESCENDO_BLOCK_MASS_LIMITS, transactionEstimatedSerializedSize, transactionStorageMass, transientMass } from '../kaspa/mass';
+import { transactionEstimatedSerializedSize, transactionStorageMass, transientMass } from '../kaspa/mass';
 import type { Secp256k1Backend } from '../kaspa/signing';
 import { isCoinbase } from '../kaspa/transaction';
 import { txComputeMassOf, txIdOf } from './transaction-facts';
 import type { Hash, Outpoint, ScriptPublicKey, Transaction, TransactionOutput, UtxoEntry } from '../kaspa/types';
 import { buildFeerateEstimator, type FeerateEstimations } from './fee-estimator';
-import { feerateKey, Frontier, type FeerateKey, type RandomSource } from './frontier';
+import { feerateKey, Frontier, type FeerateKey, type RandomSource, type TemplatePolicy } from './frontier';
 import { MempoolRuleError, mempoolErrorFromTxRule, ruleErrors } from './mempool-errors';
 import {
   defaultMempoolConfig,
-  isTransactionOutputDust,
+  limitErrorInContext,
+  limitErrorInIsolation,
+  mempoolNormalizedMass,
   minimumFeerate,
   nonStandardReasonInContext,
   nonStandardReasonInIsolation,
+  TEMPLATE_MASS_BUDGET,
   type MempoolConfig,
+  type MempoolParams,
+  type Priority,
 } from './mempool-policy';
 import {
   outpointKey,
@@ -60,8 +71,7 @@ export interface MempoolClock {
   now(): number;
 }
 
-/** RPC submissions are high priority (never expire); peer-relayed ones would be low. */
-export type Priority = 'high' | 'low';
+export type { Priority } from './mempool-policy';
 
 /**
  * - `forbidden` (submitTransaction): any double spend with the pool is rejected;
@@ -93,7 +103,10 @@ export interface MempoolEntry {
   computeMass: bigint;
   transientMass: bigint;
   storageMass: bigint;
-  /** max(compute, transient, storage): the mass feerates and templates use. */
+  /**
+   * The normalized mass under the mempool block limits of the DAA score the transaction entered at: the mass its
+   * frontier key, the fee estimate and templates use.
+   */
   mass: bigint;
   priority: Priority;
   addedAtDaaScore: bigint;
@@ -125,14 +138,8 @@ export interface SubmitResult {
   replaced?: Transaction;
 }
 
-export interface TemplateMassLimits {
-  maxComputeMass: bigint;
-  maxStorageMass: bigint;
-  maxTransientMass: bigint;
-}
-
 export interface CreateMempoolOptions {
-  params: { coinbaseMaturity: number; targetTimePerBlock: number };
+  params: MempoolParams & { coinbaseMaturity: number };
   utxoView: VirtualUtxoView;
   clock?: MempoolClock;
   config?: Partial<MempoolConfig>;
@@ -155,6 +162,8 @@ interface PoolTransaction {
   mtx: MutableTransaction;
   readonly priority: Priority;
   readonly addedAtDaaScore: bigint;
+  /** Normalized under the mempool block limits at `addedAtDaaScore`. */
+  readonly mass: bigint;
 }
 
 interface DoubleSpend {
@@ -172,33 +181,38 @@ function newMutableTransaction(tx: Transaction): MutableTransaction {
   };
 }
 
-function maxBigint(...values: bigint[]): bigint {
-  return values.reduce((max, value) => (value > max ? value : max));
+/** The normalized mass under the mempool block limits at `daaScore` (storage counts once consensus has set it). */
+function massAt(mtx: MutableTransaction, config: MempoolConfig, daaScore: bigint): bigint {
+  return mempoolNormalizedMass(config, daaScore, { compute: mtx.computeMass, transient: mtx.transientMass, storage: mtx.tx.storageMass });
 }
 
-function massOf(mtx: MutableTransaction): bigint {
-  return maxBigint(mtx.tx.storageMass, mtx.computeMass, mtx.transientMass);
-}
-
-/** `MutableTransaction::calculated_feerate`: fee over max(storage, compute, transient), once validated. */
-function feerateOf(mtx: MutableTransaction): number | undefined {
-  return mtx.fee === undefined ? undefined : Number(mtx.fee) / Number(massOf(mtx));
+/** `MutableTransaction::calculated_feerate`: fee over the normalized mass at `daaScore`, once validated. */
+function feerateAt(mtx: MutableTransaction, config: MempoolConfig, daaScore: bigint): number | undefined {
+  return mtx.fee === undefined ? undefined : Number(mtx.fee) / Number(massAt(mtx, config, daaScore));
 }
 
 function isVerifiable(mtx: MutableTransaction): boolean {
   return mtx.entries.every((entry) => entry !== undefined);
 }
 
-function frontierKeyOf(mtx: MutableTransaction): FeerateKey {
-  return feerateKey(mtx.id, mtx.fee ?? 0n, massOf(mtx));
+function frontierKeyOf(entry: PoolTransaction): FeerateKey {
+  const { mtx } = entry;
+  return feerateKey(mtx.id, mtx.fee ?? 0n, entry.mass, bytesToHex(mtx.tx.subnetworkId), mtx.tx.gas);
 }
 
 function estimatedTransactionBytes(mtx: MutableTransaction): number {
   return Number(transactionEstimatedSerializedSize(mtx.tx));
 }
 
+/** utxo_set.rs: a pool output as an entry, carrying the covenant it is bound to. */
 function unacceptedEntry(output: TransactionOutput): UtxoEntry {
-  return { amount: output.value, scriptPublicKey: output.scriptPublicKey, blockDaaScore: UNACCEPTED_DAA_SCORE, isCoinbase: false };
+  return {
+    amount: output.value,
+    scriptPublicKey: output.scriptPublicKey,
+    blockDaaScore: UNACCEPTED_DAA_SCORE,
+    isCoinbase: false,
+    ...(output.covenant ? { covenantId: output.covenant.covenantId } : {}),
+  };
 }
 
 function sameScript(a: ScriptPublicKey, b: ScriptPublicKey): boolean {
@@ -285,10 +299,10 @@ class TransactionsPool extends Pool {
   }
 
   add(mtx: MutableTransaction, priority: Priority, daaScore: bigint): PoolTransaction {
-    const entry: PoolTransaction = { mtx, priority, addedAtDaaScore: daaScore };
+    const entry: PoolTransaction = { mtx, priority, addedAtDaaScore: daaScore, mass: massAt(mtx, this.config, daaScore) };
     const parents = this.parentIdsInPool(mtx);
     this.parents.set(mtx.id, parents);
-    if (parents.size === 0) this.ready.insert(frontierKeyOf(mtx));
+    if (parents.size === 0) this.ready.insert(frontierKeyOf(entry));
     for (const parent of parents) this.chained.add(parent, mtx.id);
     for (const input of mtx.tx.inputs) this.spenders.set(outpointKey(input.previousOutpoint), mtx.id);
     this.estimatedSize += estimatedTransactionBytes(mtx);
@@ -302,7 +316,7 @@ class TransactionsPool extends Pool {
       const childParents = this.parents.get(child);
       if (!childParents) continue;
       childParents.delete(id);
-      if (childParents.size === 0) this.ready.insert(frontierKeyOf(this.all.get(child)!.mtx));
+      if (childParents.size === 0) this.ready.insert(frontierKeyOf(this.all.get(child)!));
     }
     this.parents.delete(id);
     this.chained.deleteAll(id);
@@ -350,11 +364,12 @@ class TransactionsPool extends Pool {
 
   /**
    * The low-priority ready transactions, lowest feerate first, to evict so `mtx` fits; never an ancestor of `mtx`.
-   * Throws when the pool is full of transactions that cannot or should not make way.
+   * Throws when the pool is full of transactions that cannot or should not make way. `mtx`'s feerate is taken at
+   * the virtual DAA score, each candidate's at the score it entered at.
    */
-  limitTransactionCount(mtx: MutableTransaction, transactionSize: number): string[] {
+  limitTransactionCount(mtx: MutableTransaction, transactionSize: number, virtualDaaScore: bigint): string[] {
     if (this.hasRoomFor(transactionSize)) return [];
-    const threshold = feerateOf(mtx) ?? 0;
+    const threshold = feerateAt(mtx, this.config, virtualDaaScore) ?? 0;
     const toRemove: string[] = [];
     let removedSize = 0;
     for (const key of this.ready.ascending()) {
@@ -362,7 +377,7 @@ class TransactionsPool extends Pool {
       if (candidate.priority !== 'low') continue;
       const family = new Set([...this.redeemerIds(key.id), key.id]);
       if (mtx.tx.inputs.some((input) => family.has(bytesToHex(input.previousOutpoint.transactionId)))) continue;
-      if ((feerateOf(candidate.mtx) ?? 0) > threshold) throw ruleErrors.mempoolIsFull();
+      if ((feerateAt(candidate.mtx, this.config, candidate.addedAtDaaScore) ?? 0) > threshold) throw ruleErrors.mempoolIsFull();
       toRemove.push(key.id);
       removedSize += estimatedTransactionBytes(candidate.mtx);
       if (this.hasRoomFor(transactionSize, toRemove.length, removedSize)) return toRemove;
@@ -388,8 +403,9 @@ class OrphanPool extends Pool {
   tryAdd(daaScore: bigint, mtx: MutableTransaction, priority: Priority): void {
     if (this.config.maximumOrphanTransactionCount === 0) return;
     if (this.all.has(mtx.id)) throw ruleErrors.duplicateOrphan(mtx.id);
-    const mass = maxBigint(mtx.computeMass, mtx.transientMass);
-    if (mass > this.config.maximumOrphanTransactionMass) throw ruleErrors.badOrphanMass(mass, this.config.maximumOrphanTransactionMass);
+    const mass = mempoolNormalizedMass(this.config, daaScore, { compute: mtx.computeMass, transient: mtx.transientMass, storage: 0n });
+    const maximum = this.config.maximumOrphanTransactionNormalizedMass;
+    if (mass > maximum) throw ruleErrors.badOrphanMass(mass, maximum);
     for (const input of mtx.tx.inputs) {
       const other = this.spenderOf(input.previousOutpoint);
       if (other && other.mtx.id !== mtx.id) throw ruleErrors.doubleSpendOrphan(mtx.id, other.mtx.id);
@@ -400,17 +416,17 @@ class OrphanPool extends Pool {
       if (!victim) throw ruleErrors.orphanPoolIsFull(this.all.size, this.config.maximumOrphanTransactionCount);
       this.remove(victim.mtx.id, false);
     }
-    this.add(daaScore, mtx, priority);
+    this.add(daaScore, mtx, priority, mass);
   }
 
-  private add(daaScore: bigint, mtx: MutableTransaction, priority: Priority): void {
+  private add(daaScore: bigint, mtx: MutableTransaction, priority: Priority, mass: bigint): void {
     for (const input of mtx.tx.inputs) this.spenders.set(outpointKey(input.previousOutpoint), mtx.id);
     for (const parent of this.parentIdsInPool(mtx)) this.chained.add(parent, mtx.id);
     mtx.tx.outputs.forEach((_, index) => {
       const child = this.spenderOf({ transactionId: hexToBytes(mtx.id), index });
       if (child) this.chained.add(mtx.id, child.mtx.id);
     });
-    this.all.set(mtx.id, { mtx, priority, addedAtDaaScore: daaScore });
+    this.all.set(mtx.id, { mtx, priority, addedAtDaaScore: daaScore, mass });
   }
 
   remove(id: string, removeRedeemers: boolean): PoolTransaction[] {
@@ -543,7 +559,7 @@ export class Mempool {
   private readonly acceptedTransactions: AcceptedTransactions;
 
   constructor(options: CreateMempoolOptions) {
-    this.config = defaultMempoolConfig(options.params.targetTimePerBlock, options.config);
+    this.config = defaultMempoolConfig(options.params, options.config);
     this.utxoView = options.utxoView;
     this.clock = options.clock ?? { now: () => Date.now() };
     this.random = options.random ?? Math.random;
@@ -632,7 +648,8 @@ export class Mempool {
     const toResolve: { id: string; entries: (UtxoEntry | undefined)[] }[] = [];
     for (const { mtx } of topologicalOrder(highPriority)) {
       if (this.acceptedTransactions.has(mtx.id) || !this.pool.has(mtx.id)) continue;
-      const entries = this.entriesFromPool(mtx.tx);
+      // An impossible outpoint cannot occur for a transaction admitted to the pool; it would fall through as missing.
+      const { entries } = this.entriesFromPool(mtx.tx);
       if (entries.every((entry) => entry !== undefined)) valid.push(mtx.id);
       else toResolve.push({ id: mtx.id, entries });
     }
@@ -740,31 +757,31 @@ export class Mempool {
     return this.acceptedTransactions.has(typeof id === 'string' ? id : bytesToHex(id));
   }
 
-  isTransactionOutputDust(output: TransactionOutput): boolean {
-    return isTransactionOutputDust(output, this.config);
+  /** kaspad's template policy: the normalized block mass (the compute limit), lanes per block and gas per lane. */
+  templatePolicy(): TemplatePolicy {
+    return { maxBlockMass: TEMPLATE_MASS_BUDGET, ...this.config.blockLaneLimits };
   }
 
   /**
-   * Ready transactions for the next block template, chosen as kaspad's frontier selectors choose them. kaspad v1.0.x
-   * budgets a single block mass against each transaction's max(compute, transient, storage); that budget is the
-   * smallest of the three limits here, which keeps every dimension within its own limit.
+   * Ready transactions for the next block template, chosen as kaspad's frontier selectors choose them, in selection
+   * order. Normalized masses keep every dimension within the mempool block mass limits, which never exceed
+   * consensus's.
    */
-  selectTransactionsForTemplate(limits: TemplateMassLimits = templateLimitsOf(CRESCENDO_BLOCK_MASS_LIMITS)): MempoolEntry[] {
-    const budget = maxBigint(0n, minBigint(limits.maxComputeMass, limits.maxStorageMass, limits.maxTransientMass));
-    return this.pool.ready.select(budget, this.random).map((key) => this.entryOf(this.pool.all.get(key.id)!, false));
+  selectTransactionsForTemplate(policy: TemplatePolicy = this.templatePolicy()): MempoolEntry[] {
+    return this.pool.ready.select(policy, this.random).map((key) => this.entryOf(this.pool.all.get(key.id)!, false));
   }
 
   feeEstimate(): FeerateEstimations {
     const estimator = buildFeerateEstimator(this.pool.ready, {
       networkBlocksPerSecond: this.config.networkBlocksPerSecond,
-      maximumMassPerBlock: this.config.maximumMassPerBlock,
+      maximumMassPerBlock: TEMPLATE_MASS_BUDGET,
     });
     return estimator.calcEstimations(minimumFeerate(this.config));
   }
 
   /** Network block mass per second, as `getFeeEstimateExperimental` reports it. */
   networkMassPerSecond(): bigint {
-    return BigInt(this.config.networkBlocksPerSecond) * this.config.maximumMassPerBlock;
+    return BigInt(this.config.networkBlocksPerSecond) * TEMPLATE_MASS_BUDGET;
   }
 
   private entryOf(entry: PoolTransaction, isOrphan: boolean): MempoolEntry {
@@ -777,7 +794,7 @@ export class Mempool {
       computeMass: mtx.computeMass,
       transientMass: mtx.transientMass,
       storageMass: mtx.tx.storageMass,
-      mass: massOf(mtx),
+      mass: entry.mass,
       priority: entry.priority,
       addedAtDaaScore: entry.addedAtDaaScore,
       spentEntries: [...mtx.entries],
@@ -792,23 +809,35 @@ export class Mempool {
     const mtx = newMutableTransaction(tx);
     this.checkUnaccepted(mtx);
     if (this.pool.has(mtx.id)) throw ruleErrors.duplicate(mtx.id);
+    const daaScore = this.utxoView.virtualDaaScore();
+    const masses = { compute: mtx.computeMass, transient: mtx.transientMass };
+    const limitError = limitErrorInIsolation(tx, masses, this.config, daaScore);
+    if (limitError) throw limitError;
     if (!this.config.acceptNonStandard) {
-      const reason = nonStandardReasonInIsolation(tx, { compute: mtx.computeMass, transient: mtx.transientMass }, this.config);
+      const reason = nonStandardReasonInIsolation(tx, masses, this.config, daaScore);
       if (reason !== null) throw ruleErrors.nonStandard(mtx.id, reason);
     }
     return mtx;
   }
 
-  private entriesFromPool(tx: Transaction): (UtxoEntry | undefined)[] {
-    return tx.inputs.map((input) => {
+  /** Entries of the inputs spending pool transactions; `impossible` names an output index its parent lacks. */
+  private entriesFromPool(tx: Transaction): { entries: (UtxoEntry | undefined)[]; impossible: boolean } {
+    let impossible = false;
+    const entries = tx.inputs.map((input) => {
       const parent = this.pool.all.get(bytesToHex(input.previousOutpoint.transactionId));
-      const output = parent?.mtx.tx.outputs[input.previousOutpoint.index];
-      return output ? unacceptedEntry(output) : undefined;
+      if (!parent) return undefined;
+      const output = parent.mtx.tx.outputs[input.previousOutpoint.index];
+      if (!output) impossible = true;
+      return output && unacceptedEntry(output);
     });
+    return { entries, impossible };
   }
 
+  /** `populate_mempool_entries`. */
   private populateFromPool(mtx: MutableTransaction): void {
-    this.entriesFromPool(mtx.tx).forEach((entry, index) => {
+    const { entries, impossible } = this.entriesFromPool(mtx.tx);
+    if (impossible) throw ruleErrors.impossibleOutpoint();
+    entries.forEach((entry, index) => {
       if (entry) mtx.entries[index] = entry;
     });
   }
@@ -836,7 +865,9 @@ export class Mempool {
         povDaaScore: this.utxoView.virtualDaaScore(),
         coinbaseMaturity: this.coinbaseMaturity,
         secp256k1: this.secp256k1,
-        ...(feerateThreshold === undefined ? {} : { feerateThreshold: { mass: massOf(mtx), threshold: feerateThreshold } }),
+        ...(feerateThreshold === undefined
+          ? {}
+          : { feerateThreshold: { mass: massAt(mtx, this.config, this.utxoView.virtualDaaScore()), threshold: feerateThreshold } }),
       });
       return null;
     } catch (error) {
@@ -854,37 +885,42 @@ export class Mempool {
   ): PostValidation {
     if (this.pool.has(mtx.id)) throw ruleErrors.duplicate(mtx.id);
     this.checkUnaccepted(mtx);
+    const daaScore = this.utxoView.virtualDaaScore();
     if (validationError?.kind === 'RejectMissingOutpoint') {
       if (!allowOrphan) throw ruleErrors.disallowedOrphan(mtx.id);
-      this.replaceByFeeConstraint(mtx, rbfPolicy);
-      this.orphans.tryAdd(this.utxoView.virtualDaaScore(), mtx, priority);
+      this.checkReplaceByFeePolicy(mtx, rbfPolicy);
+      this.orphans.tryAdd(daaScore, mtx, priority);
       return {};
     }
     if (validationError) throw validationError;
+    const limitError = limitErrorInContext(mtx.tx.storageMass, this.config, daaScore);
+    if (limitError) throw limitError;
     if (!this.config.acceptNonStandard) {
-      const reason = nonStandardReasonInContext(
-        mtx.tx,
-        mtx.entries as UtxoEntry[],
-        { compute: mtx.computeMass, transient: mtx.transientMass, storage: mtx.tx.storageMass },
-        mtx.fee!,
-        this.config,
-      );
+      const facts = {
+        masses: { compute: mtx.computeMass, transient: mtx.transientMass, storage: mtx.tx.storageMass },
+        fee: mtx.fee!,
+        priority,
+      };
+      const reason = nonStandardReasonInContext(mtx.tx, mtx.entries as UtxoEntry[], facts, this.config, daaScore);
       if (reason !== null) throw ruleErrors.nonStandard(mtx.id, reason);
     }
     const removed = this.executeReplaceByFee(mtx, rbfPolicy);
     const size = estimatedTransactionBytes(mtx);
-    for (const id of this.pool.limitTransactionCount(mtx, size)) {
+    for (const id of this.pool.limitTransactionCount(mtx, size, daaScore)) {
       this.removeTransaction(id, true);
       if (this.pool.size < this.config.maximumTransactionCount && this.pool.estimatedSize + size <= this.config.mempoolSizeLimit) break;
     }
-    const accepted = this.pool.add(mtx, priority, this.utxoView.virtualDaaScore());
+    const accepted = this.pool.add(mtx, priority, daaScore);
     return removed ? { accepted, removed } : { accepted };
   }
 
-  /** The feerate of the pool transaction behind a double spend (a double-spend error if it has none). */
+  /**
+   * The feerate of the pool transaction behind a double spend (a double-spend error if it has none), under the mass
+   * limits at the virtual DAA score, the same measure the replacement gets.
+   */
   private ownerFeerate(doubleSpend: DoubleSpend): number {
     const owner = this.pool.all.get(doubleSpend.ownerId);
-    const feerate = owner && feerateOf(owner.mtx);
+    const feerate = owner && feerateAt(owner.mtx, this.config, this.utxoView.virtualDaaScore());
     if (feerate === undefined) throw ruleErrors.doubleSpendInMempool(doubleSpend.outpoint, doubleSpend.ownerId);
     return feerate;
   }
@@ -911,6 +947,15 @@ export class Mempool {
     }
   }
 
+  /**
+   * `validate_replace_by_fee_policy_constraints`, for orphans: the conditions of the policy without feerates, which an
+   * orphan does not have yet.
+   */
+  private checkReplaceByFeePolicy(mtx: MutableTransaction, rbfPolicy: RbfPolicy): void {
+    if (rbfPolicy === 'allowed') return;
+    this.replaceByFeeConstraint(mtx, rbfPolicy);
+  }
+
   /** Checks the replaced transactions' feerates, then removes them with their descendants. */
   private executeReplaceByFee(mtx: MutableTransaction, rbfPolicy: RbfPolicy): Transaction | undefined {
     if (rbfPolicy === 'forbidden') {
@@ -924,7 +969,7 @@ export class Mempool {
       if (doubleSpends.length > 1) throw ruleErrors.rbfTooManyDoubleSpendingTransactions();
     }
     if (doubleSpends.length === 0) return undefined;
-    const feerate = feerateOf(mtx);
+    const feerate = feerateAt(mtx, this.config, this.utxoView.virtualDaaScore());
     for (const doubleSpend of doubleSpends) {
       if (feerate === undefined || !(feerate > this.ownerFeerate(doubleSpend))) {
         throw ruleErrors.doubleSpendInMempool(doubleSpend.outpoint, doubleSpend.ownerId);
@@ -951,7 +996,7 @@ export class Mempool {
       try {
         const [removed] = this.orphans.remove(orphan.mtx.id, false);
         this.checkUnaccepted(removed!.mtx);
-        this.replaceByFeeConstraint(removed!.mtx, removed!.priority === 'high' ? 'forbidden' : 'allowed');
+        this.checkReplaceByFeePolicy(removed!.mtx, removed!.priority === 'high' ? 'forbidden' : 'allowed');
         unorphaned.push(removed!);
       } catch (error) {
         if (!(error instanceof MempoolRuleError)) throw error;
@@ -982,14 +1027,6 @@ export class Mempool {
     }
     return accepted;
   }
-}
-
-function minBigint(...values: bigint[]): bigint {
-  return values.reduce((min, value) => (value < min ? value : min));
-}
-
-function templateLimitsOf(limits: { compute: bigint; storage: bigint; transient: bigint }): TemplateMassLimits {
-  return { maxComputeMass: limits.compute, maxStorageMass: limits.storage, maxTransientMass: limits.transient };
 }
 
 export function createMempool(options: CreateMempoolOptions): Mempool {

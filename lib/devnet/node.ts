@@ -241,7 +241,11 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
     powMatrixCache,
   });
   const mempool = createMempool({
-    params: { coinbaseMaturity: params.coinbaseMaturity, targetTimePerBlock: params.targetTimePerBlock },
+    params: {
+      coinbaseMaturity: params.coinbaseMaturity,
+      targetTimePerBlock: params.targetTimePerBlock,
+      toccataActivation: params.toccataActivation,
+    },
     utxoView: {
       getUtxo: (outpoint) => consensus.getUtxo(outpoint),
       virtualDaaScore: () => consensus.virtualDaaScore(),

@@ -266,14 +266,14 @@ describe('devnet node over wRPC: reads', () => {
     expect(supply).toEqual({ maxSompi: 2_900_000_000_000_000_000n, circulatingSompi: total });
   });
 
-  it('getFeeEstimate of an empty mempool puts every bucket at the minimum feerate', async () => {
+  it('getFeeEstimate of an empty mempool puts every bucket at the minimum feerate (100 sompi per gram)', async () => {
     const { estimate } = await params(devnet, 'getFeeEstimate');
     expect(Object.keys(obj(estimate))).toEqual(['priorityBucket', 'normalBuckets', 'lowBuckets']);
     const buckets = [obj(estimate).priorityBucket, ...arr(obj(estimate).normalBuckets), ...arr(obj(estimate).lowBuckets)].map(obj);
     expect(buckets).toHaveLength(4);
     for (const bucket of buckets) {
       expect(Object.keys(bucket)).toEqual(['feerate', 'estimatedSeconds']);
-      expect(bucket.feerate).toBe(1);
+      expect(bucket.feerate).toBe(100);
     }
   });
 
@@ -405,7 +405,7 @@ describe('devnet node over wRPC: transactions', () => {
     const entry = await params(devnet, 'getMempoolEntry', { transactionId: idHex(tx), includeOrphanPool: false, filterTransactionPool: false });
     const mempoolEntry = obj(entry.mempoolEntry);
     expect(Object.keys(mempoolEntry)).toEqual(['fee', 'transaction', 'is_orphan']);
-    expect(mempoolEntry).toMatchObject({ fee: 10_000, is_orphan: false });
+    expect(mempoolEntry).toMatchObject({ fee: 1_000_000, is_orphan: false });
     expect(obj(obj(mempoolEntry.transaction).verboseData)).toMatchObject({ transactionId: idHex(tx), blockHash: bytesToHex(ZERO_HASH), blockTime: 0 });
     expect(obj(arr(obj(mempoolEntry.transaction).outputs)[0]).verboseData).toEqual({
       scriptPublicKeyType: 'PubKey',
@@ -428,7 +428,7 @@ describe('devnet node over wRPC: transactions', () => {
     await devnet.mine();
     await devnet.mine();
     expect(devnet.node.mempool.transactionCount('all')).toBe(0);
-    expect((await devnet.client.call('getBalanceByAddress', { address: RECIPIENT.address })).balance).toBe(utxo!.entry.amount - 10_000n);
+    expect((await devnet.client.call('getBalanceByAddress', { address: RECIPIENT.address })).balance).toBe(utxo!.entry.amount - 1_000_000n);
     expect(await rejection(devnet.client.call('getMempoolEntry', { transactionId: idHex(tx), includeOrphanPool: true, filterTransactionPool: false }))).toBe(
       `Transaction ${idHex(tx)} not found`,
     );
@@ -440,7 +440,7 @@ describe('devnet node over wRPC: transactions', () => {
     await submit(first);
     const before = stateOf(devnet);
 
-    const doubleSpend = spend(utxo!, MINER_KEY, wireKey(3).scriptPublicKey, 20_000n);
+    const doubleSpend = spend(utxo!, MINER_KEY, wireKey(3).scriptPublicKey, 2_000_000n);
     expect(await rejection(submit(doubleSpend))).toBe(
       `Rejected transaction ${idHex(doubleSpend)}: output (${bytesToHex(utxo!.outpoint.transactionId)}, ${utxo!.outpoint.index}) already spent by transaction ${idHex(first)} in the mempool`,
     );
@@ -469,9 +469,9 @@ describe('devnet node over wRPC: transactions', () => {
 
   it('replaces a mempool transaction by fee and returns the replaced one in its plain form', async () => {
     const utxo = matureUtxos(devnet).at(-1)!;
-    const original = spend(utxo, MINER_KEY, RECIPIENT.scriptPublicKey, 10_000n);
+    const original = spend(utxo, MINER_KEY, RECIPIENT.scriptPublicKey, 1_000_000n);
     await submit(original);
-    const replacement = spend(utxo, MINER_KEY, RECIPIENT.scriptPublicKey, 50_000n);
+    const replacement = spend(utxo, MINER_KEY, RECIPIENT.scriptPublicKey, 5_000_000n);
     const result = await params(devnet, 'submitTransactionReplacement', { transaction: JSON.parse(stringify(transactionToRpc(replacement))) });
     expect(Object.keys(result)).toEqual(['transactionId', 'replacedTransaction']);
     expect(result.transactionId).toBe(idHex(replacement));
@@ -508,7 +508,7 @@ describe('devnet node over wRPC: transactions', () => {
 
     await submit(parent);
     const unorphaned = await devnet.client.call('getMempoolEntry', { transactionId: idHex(child), includeOrphanPool: false, filterTransactionPool: false });
-    expect(unorphaned.mempoolEntry).toMatchObject({ fee: 10_000n, is_orphan: false });
+    expect(unorphaned.mempoolEntry).toMatchObject({ fee: 1_000_000n, is_orphan: false });
   });
 });
 

@@ -74,8 +74,8 @@ export const TOKEN_TRAFFIC_TOKENS: readonly TokenTrafficToken[] = Object.freeze(
   { tick: 'ORBIT', dec: 18, max: units(1_000_000_000n, 18), lim: units(1_000_000n, 18), pre: 0n, startPrice: KAS / 1000n },
 ]);
 
-/** What each non-deploy, non-mint reveal leaves to the miner; far above the relay fee of its ~2,000 grams. */
-const REVEAL_FEE = 100_000n;
+/** What each non-deploy, non-mint reveal leaves to the miner; far above the RPC relay fee floor of its ~2,000 grams. */
+const REVEAL_FEE = 1_000_000n;
 /** The reveal's one output back to the sender, and the amount a listing UTXO holds. */
 const REVEAL_OUTPUT = KAS;
 const LISTING_AMOUNT = KAS;

@@ -3,18 +3,12 @@ import fc from 'fast-check';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { AddressVersion, decodeAddress } from '../kaspa/address';
 import { bytesToHex } from '../kaspa/bytes';
-import {
-  computeMass,
-  minimumRelayTransactionFee,
-  relayFeeMass,
-  transactionStorageMass,
-  transientMass,
-} from '../kaspa/mass';
+import { computeMass, transactionStorageMass, transientMass } from '../kaspa/mass';
 import { verifyP2pkInput } from '../kaspa/signing';
 import type { Transaction, UtxoEntry } from '../kaspa/types';
 import type { RpcClient } from '../rpc/client';
 import type { RpcUtxosByAddressesEntry } from '../rpc/types';
-import { MAXIMUM_STANDARD_TRANSACTION_MASS } from './mempool-policy';
+import { MAXIMUM_STANDARD_TRANSACTION_MASS_PRE_TOCCATA, relayFeeFloor } from './mempool-policy';
 import {
   COINBASE_MATURITY,
   createWalletSet,
@@ -61,7 +55,7 @@ function fundedSet(fundings: Funding[][], virtualDaaScore = 10_000n, seed = 'wal
   return set;
 }
 
-function expectStandardAndValid(built: BuiltTransaction, minimumRelayFeeSompiPerKg = 1000n): void {
+function expectStandardAndValid(built: BuiltTransaction): void {
   const tx: Transaction = built.transaction;
   const entries: UtxoEntry[] = built.inputs.map((utxo) => utxo.entry);
   expect(tx.version).toBe(0);
@@ -77,9 +71,12 @@ function expectStandardAndValid(built: BuiltTransaction, minimumRelayFeeSompiPer
   const storage = transactionStorageMass(tx, entries);
   expect({ compute, transient, storage }).toEqual(built.masses);
   expect(tx.storageMass).toBe(storage);
-  expect(built.fee).toBeGreaterThanOrEqual(minimumRelayTransactionFee(compute, minimumRelayFeeSompiPerKg));
-  expect(built.fee).toBeGreaterThanOrEqual(minimumRelayTransactionFee(relayFeeMass({ compute, transient }), minimumRelayFeeSompiPerKg));
-  for (const mass of [compute, transient, storage!]) expect(mass).toBeLessThanOrEqual(MAXIMUM_STANDARD_TRANSACTION_MASS);
+  // kaspad 2.0.1's RPC floor: 100 sompi per gram of max(compute, 2 × bytes).
+  const bytes = transient / 4n;
+  const floorMass = compute > 2n * bytes ? compute : 2n * bytes;
+  expect(relayFeeFloor({ compute, transient }).minimumFee).toBe(100n * floorMass);
+  expect(built.fee).toBeGreaterThanOrEqual(100n * floorMass);
+  for (const mass of [compute, transient, storage!]) expect(mass).toBeLessThanOrEqual(MAXIMUM_STANDARD_TRANSACTION_MASS_PRE_TOCCATA);
 }
 
 describe('wallet keys and addresses', () => {
@@ -137,7 +134,7 @@ describe('transaction building', () => {
             built = sender.buildTransaction({ payments, payload });
           } catch (error) {
             expect(error).toBeInstanceOf(WalletError);
-            expect(['dust_output', 'storage_mass']).toContain((error as WalletError).code);
+            expect((error as WalletError).code).toBe('storage_mass');
             expect(payments.some((payment) => payment.amount < storageSafeAmount(payments.length + 1))).toBe(true);
             return;
           }
@@ -173,14 +170,14 @@ describe('transaction building', () => {
     expect(built.fee).toBe(1_000_000n);
   });
 
-  it('refuses payments whose storage mass would exceed the standard limit, and dust', () => {
+  it('refuses payments whose storage mass would exceed the standard limit, and payments of nothing', () => {
     const set = fundedSet([[{ amount: 100n * KAS }]]);
     const [sender, receiver] = set.wallets as [Wallet, Wallet];
-    const tiny = () => sender.buildTransaction({ payments: [{ to: receiver.address, amount: 1_000_000n }] });
-    expect(tiny).toThrow(expect.objectContaining({ code: 'storage_mass' }));
-    expect(() => sender.buildTransaction({ payments: [{ to: receiver.address, amount: 100n }] })).toThrow(
-      expect.objectContaining({ code: 'dust_output' }),
-    );
+    const pay = (amount: bigint) => () => sender.buildTransaction({ payments: [{ to: receiver.address, amount }] });
+    // 2.0.1 has no dust rule: a 100-sompi output is refused for its storage mass (C / 100 sompi) like any small one.
+    expect(pay(1_000_000n)).toThrow(expect.objectContaining({ code: 'storage_mass' }));
+    expect(pay(100n)).toThrow(expect.objectContaining({ code: 'storage_mass' }));
+    expect(pay(0n)).toThrow(expect.objectContaining({ code: 'non_positive_payment' }));
   });
 
   it('consolidates many inputs into a single change output', () => {
@@ -193,24 +190,31 @@ describe('transaction building', () => {
     expect(built.change).not.toBeNull();
   });
 
-  it('pays a higher fee policy when configured', () => {
-    const set = createWalletSet({ seed: 'toccata', count: 2, feePolicy: { minimumRelayFeeSompiPerKg: 100_000n } });
-    set.setVirtualDaaScore(10_000n);
-    set.setUtxos([fundingEntry(set.wallets[0]!, { amount: 50n * KAS })]);
-    const built = set.wallets[0]!.buildTransaction({ payments: [{ to: set.wallets[1]!.address, amount: 2n * KAS }] });
-    expectStandardAndValid(built, 100_000n);
+  it('pays exactly the RPC relay fee floor by default, and a higher floor when configured', () => {
+    const build = (feePolicy?: { minimumRelayFeeSompiPerKg: bigint }) => {
+      const set = createWalletSet({ seed: 'toccata', count: 2, ...(feePolicy ? { feePolicy } : {}) });
+      set.setVirtualDaaScore(10_000n);
+      set.setUtxos([fundingEntry(set.wallets[0]!, { amount: 50n * KAS })]);
+      return set.wallets[0]!.buildTransaction({ payments: [{ to: set.wallets[1]!.address, amount: 2n * KAS }] });
+    };
+    const built = build();
+    expectStandardAndValid(built);
     const { compute, transient } = built.masses;
-    expect(built.fee).toBeGreaterThanOrEqual(minimumRelayTransactionFee(relayFeeMass({ compute, transient }), 100_000n));
+    // A 1-in 2-out P2PK payment: compute mass (about 2,000 g) sets the floor; the change absorbs the rest exactly.
+    expect(compute).toBeGreaterThan(transient / 2n);
+    expect(built.fee).toBe(100n * compute);
+    expect(build({ minimumRelayFeeSompiPerKg: 200_000n }).fee).toBe(200n * compute);
   });
 
   it('honours a feerate above the minimum', () => {
     const set = fundedSet([[{ amount: 50n * KAS }]]);
     const [sender, receiver] = set.wallets as [Wallet, Wallet];
-    const built = sender.buildTransaction({ payments: [{ to: receiver.address, amount: 2n * KAS }], feerate: 12.5 });
+    const built = sender.buildTransaction({ payments: [{ to: receiver.address, amount: 2n * KAS }], feerate: 125.5 });
     expectStandardAndValid(built);
     const { compute, transient, storage } = built.masses;
     const largest = [compute, transient, storage].reduce((a, b) => (a > b ? a : b));
-    expect(built.fee).toBe(BigInt(Math.ceil(12.5 * Number(largest))));
+    expect(built.fee).toBe(BigInt(Math.ceil(125.5 * Number(largest))));
+    expect(built.fee).toBeGreaterThan(100n * compute);
   });
 });
 

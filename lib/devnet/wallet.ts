@@ -1,7 +1,8 @@
 /**
  * Deterministic devnet wallets: Schnorr P2PK keys derived from a seed, UTXO tracking fed by the node
  * (getUtxosByAddresses snapshots and UtxosChanged notifications) and builders for signed version-0 transactions
- * that the mempool accepts as standard (mining/src/mempool/check_transaction_standard.rs, v1.0.1).
+ * that kaspad 2.0.1's mempool accepts as standard in every Toccata mode: they pay the RPC relay fee floor
+ * (mempool-policy.ts `relayFeeFloor`) and stay within the pre-Toccata standard mass cap.
  *
  * Key derivation: privateKey(i) = (BLAKE2b-256 keyed with "dagboard/devnet-wallet" over seed ‖ u32le(i)), read as a
  * big-endian integer x, mapped to x mod (n − 1) + 1 where n is the secp256k1 group order, so every index gives a
@@ -18,10 +19,7 @@ import { addressToScriptPublicKey, schnorrAddressFromPublicKey, type AddressPref
 import { bytesToHex, concatBytes } from '../kaspa/bytes';
 import {
   computeMass,
-  CRESCENDO_BLOCK_MASS_LIMITS,
-  CRESCENDO_MINIMUM_RELAY_FEE_SOMPI_PER_KG,
-  minimumRelayTransactionFee,
-  relayFeeMass,
+  MINIMUM_RELAY_FEE_SOMPI_PER_KG,
   STORAGE_MASS_PARAMETER,
   transactionStorageMass,
   transientMass,
@@ -38,12 +36,7 @@ import {
   type UtxoEntry,
 } from '../kaspa/types';
 import type { RpcNotifications, RpcScopes, RpcUtxosByAddressesEntry } from '../rpc/types';
-import {
-  defaultMempoolConfig,
-  isTransactionOutputDust,
-  MAXIMUM_STANDARD_TRANSACTION_MASS,
-  type MempoolConfig,
-} from './mempool-policy';
+import { MAXIMUM_STANDARD_TRANSACTION_MASS_PRE_TOCCATA, relayFeeFloor } from './mempool-policy';
 import { CRESCENDO_PARAMS } from './params';
 import { outpointFromRpc, utxoEntryFromRpc, type RpcCaller } from '../rpc/convert-transaction';
 
@@ -80,16 +73,19 @@ export function deriveWalletPrivateKey(seed: Uint8Array | string, index: number)
 
 export interface FeePolicy {
   /**
-   * Sompi per 1000 grams, charged on max(compute, transient) mass. Crescendo-era nodes charge compute mass at 1000;
-   * charging the larger mass satisfies the Toccata rule too at an equal rate.
+   * Sompi per 1000 grams of the relay fee floor's mass, max(compute, 2 × bytes): kaspad 2.0.1's 100,000 for every
+   * RPC submission, whether Toccata is active or not.
    */
   minimumRelayFeeSompiPerKg: bigint;
-  /** Sompi per gram of the transaction's largest mass dimension, the mempool's feerate measure. */
+  /**
+   * Sompi per gram of the transaction's largest mass dimension, never less than the mempool's feerate measure (the
+   * normalized mass), so a fee at this rate is at least this feerate to the mempool in every mode.
+   */
   feerate: number;
 }
 
 export const DEFAULT_FEE_POLICY: Readonly<FeePolicy> = Object.freeze({
-  minimumRelayFeeSompiPerKg: CRESCENDO_MINIMUM_RELAY_FEE_SOMPI_PER_KG,
+  minimumRelayFeeSompiPerKg: MINIMUM_RELAY_FEE_SOMPI_PER_KG,
   feerate: 1,
 });
 
@@ -105,21 +101,20 @@ export function largestMass(masses: ResolvedMasses): bigint {
   return larger > storage ? larger : storage;
 }
 
-/** max(minimum relay fee, ⌈feerate × largest mass⌉). */
+/** max(the RPC relay fee floor, ⌈feerate × largest mass⌉). */
 export function requiredFee(masses: ResolvedMasses, policy: FeePolicy = DEFAULT_FEE_POLICY): bigint {
-  const relayMass = relayFeeMass(masses, CRESCENDO_BLOCK_MASS_LIMITS);
-  const relayFee = minimumRelayTransactionFee(relayMass, policy.minimumRelayFeeSompiPerKg);
+  const relayFee = relayFeeFloor(masses, 'toccata', policy.minimumRelayFeeSompiPerKg).minimumFee;
   const rateFee = BigInt(Math.ceil(policy.feerate * Number(largestMass(masses))));
   return relayFee > rateFee ? relayFee : rateFee;
 }
 
 /**
- * The smallest amount that keeps the KIP-9 output term of `outputCount` such outputs within half the standard
- * storage-mass limit (C / amount each, P2PK outputs having plurality 1), whatever the inputs are.
+ * The smallest amount that keeps the KIP-9 output term of `outputCount` such outputs within half the pre-Toccata
+ * standard mass cap (C / amount each, P2PK outputs having plurality 1), whatever the inputs are.
  */
 export function storageSafeAmount(outputCount: number): bigint {
   const count = BigInt(Math.max(1, outputCount));
-  const half = MAXIMUM_STANDARD_TRANSACTION_MASS / 2n;
+  const half = MAXIMUM_STANDARD_TRANSACTION_MASS_PRE_TOCCATA / 2n;
   return (count * STORAGE_MASS_PARAMETER + half - 1n) / half;
 }
 
@@ -172,7 +167,7 @@ export interface BuiltTransaction {
 
 export type WalletErrorCode =
   | 'insufficient_funds'
-  | 'dust_output'
+  | 'non_positive_payment'
   | 'storage_mass'
   | 'mass_too_high'
   | 'not_spendable'
@@ -195,8 +190,6 @@ interface WalletContext {
   virtualDaaScore(): bigint;
   readonly coinbaseMaturity: bigint;
   readonly feePolicy: FeePolicy;
-  /** The relay policy the dust rule is read from. */
-  readonly relayPolicy: MempoolConfig;
   readonly pendingTtlDaa: bigint;
   readonly secp256k1: Secp256k1Backend;
 }
@@ -357,11 +350,9 @@ export class Wallet {
       scriptPublicKey: typeof payment.to === 'string' ? addressToScriptPublicKey(payment.to) : payment.to,
       amount: payment.amount,
     }));
+    // Consensus refuses zero-value outputs; small ones are priced by storage mass, kaspad 2.0.1 has no dust rule.
     for (const payment of payments) {
-      const output = { value: payment.amount, scriptPublicKey: payment.scriptPublicKey };
-      if (payment.amount <= 0n || isTransactionOutputDust(output, this.#context.relayPolicy)) {
-        throw new WalletError('dust_output', `a payment of ${payment.amount} sompi is dust`);
-      }
+      if (payment.amount <= 0n) throw new WalletError('non_positive_payment', `a payment of ${payment.amount} sompi is not positive`);
     }
     const payload = request.payload ?? new Uint8Array(0);
     const minimumFee = request.minimumFee ?? 0n;
@@ -427,10 +418,11 @@ export class Wallet {
       const sized = placeholderSignatureScripts(tx);
       const storage = transactionStorageMass(sized, entries);
       const masses = { compute: computeMass(sized), transient: transientMass(sized), storage: storage ?? -1n };
-      if (masses.compute > MAXIMUM_STANDARD_TRANSACTION_MASS || masses.transient > MAXIMUM_STANDARD_TRANSACTION_MASS) {
+      const cap = MAXIMUM_STANDARD_TRANSACTION_MASS_PRE_TOCCATA;
+      if (masses.compute > cap || masses.transient > cap) {
         return new WalletError('mass_too_high', `compute mass ${masses.compute}, transient mass ${masses.transient}`);
       }
-      if (storage === null || storage > MAXIMUM_STANDARD_TRANSACTION_MASS) {
+      if (storage === null || storage > cap) {
         return new WalletError('storage_mass', `storage mass ${storage ?? 'overflows'} exceeds the standard limit`);
       }
       return masses;
@@ -446,7 +438,7 @@ export class Wallet {
     for (let round = 0; round < 8; round++) {
       const changeValue = totalIn - paymentTotal - fee;
       const changeOutput = { value: changeValue, scriptPublicKey: this.scriptPublicKey };
-      if (changeValue < changeFloor || isTransactionOutputDust(changeOutput, this.#context.relayPolicy)) break;
+      if (changeValue < changeFloor) break;
       const tx = unsigned([...paymentOutputs, changeOutput]);
       const masses = measure(tx);
       if (masses instanceof WalletError) {
@@ -643,7 +635,6 @@ export class WalletSet implements WalletContext {
   readonly prefix: AddressPrefix;
   readonly coinbaseMaturity: bigint;
   readonly feePolicy: FeePolicy;
-  readonly relayPolicy: MempoolConfig;
   readonly pendingTtlDaa: bigint;
   readonly secp256k1: Secp256k1Backend;
 
@@ -654,9 +645,6 @@ export class WalletSet implements WalletContext {
     this.prefix = options.prefix ?? 'kaspadev';
     this.coinbaseMaturity = options.coinbaseMaturity ?? COINBASE_MATURITY;
     this.feePolicy = { ...DEFAULT_FEE_POLICY, ...options.feePolicy };
-    this.relayPolicy = defaultMempoolConfig(CRESCENDO_PARAMS.targetTimePerBlock, {
-      minimumRelayTransactionFee: this.feePolicy.minimumRelayFeeSompiPerKg,
-    });
     this.pendingTtlDaa = options.pendingTtlDaa ?? DEFAULT_PENDING_TTL_DAA;
     this.secp256k1 = options.secp256k1 ?? nobleSecp256k1;
     this.#nextFreshIndex = count;

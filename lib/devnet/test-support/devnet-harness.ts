@@ -83,8 +83,11 @@ export function createTestDevnet(overrides: Partial<ConsensusParams> = {}): Test
   };
 }
 
-/** A signed transaction spending `utxo` to `to` (minus `fee`), with the storage-mass commitment kaspad requires. */
-export function spend(utxo: UtxoChange, key: TestKey, to: ScriptPublicKey, fee = 10_000n): Transaction {
+/**
+ * A signed transaction spending `utxo` to `to` (minus `fee`), with the storage-mass commitment kaspad requires. The
+ * default fee clears kaspad 2.0.1's RPC relay fee floor (100 sompi per gram: about 162,400 for this shape).
+ */
+export function spend(utxo: UtxoChange, key: TestKey, to: ScriptPublicKey, fee = 1_000_000n): Transaction {
   const spent: UtxoEntry[] = [utxo.entry];
   const unsigned: Transaction = {
     version: 0,

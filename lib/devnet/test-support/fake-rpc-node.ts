@@ -18,7 +18,7 @@ import { parseWireMessage } from '../../rpc/protocol';
 import { requestSchemas } from '../../rpc/request-schemas';
 import type { RpcMethodName, RpcRequest, RpcResponse, RpcUtxosByAddressesEntry } from '../../rpc/types';
 import { transactionFromRpc, transactionToRpc, type RpcCaller } from '../../rpc/convert-transaction';
-import { MAXIMUM_STANDARD_TRANSACTION_MASS } from '../mempool-policy';
+import { MAXIMUM_STANDARD_TRANSACTION_MASS_PRE_TOCCATA as STANDARD_MASS_CAP, relayFeeFloor } from '../mempool-policy';
 import { COINBASE_MATURITY, outpointKey, type WalletSet } from '../wallet';
 
 export interface SubmissionRecord {
@@ -227,12 +227,13 @@ export class FakeRpcNode {
     const compute = computeMass(tx);
     const transient = transientMass(tx);
     const storage = transactionStorageMass(tx, entries);
-    if (storage === null || storage > MAXIMUM_STANDARD_TRANSACTION_MASS) throw reject(`storage mass ${storage} is too high`);
-    if (compute > MAXIMUM_STANDARD_TRANSACTION_MASS || transient > MAXIMUM_STANDARD_TRANSACTION_MASS) {
+    if (storage === null || storage > STANDARD_MASS_CAP) throw reject(`storage mass ${storage} is too high`);
+    if (compute > STANDARD_MASS_CAP || transient > STANDARD_MASS_CAP) {
       throw reject('compute or transient mass is too high');
     }
     if (tx.storageMass !== storage) throw reject(`wrong storage mass commitment ${tx.storageMass}, expected ${storage}`);
-    if (fee < compute) throw reject(`insufficient fee ${fee} for compute mass ${compute}`);
+    const floor = relayFeeFloor({ compute, transient });
+    if (fee < floor.minimumFee) throw reject(`insufficient fee ${fee} for the relay fee floor ${floor.minimumFee}`);
     const largestMass = [compute, transient, storage].reduce((a, b) => (a > b ? a : b));
     return { tx, entries, fee, largestMass };
   }

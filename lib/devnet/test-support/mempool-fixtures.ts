@@ -8,9 +8,10 @@ import { ecdsaPublicKey, schnorrPublicKey, signTransaction } from '../../kaspa/s
 import { transactionId } from '../../kaspa/transaction';
 import { SUBNETWORK_ID_NATIVE, type Outpoint, type ScriptPublicKey, type Transaction, type TransactionOutput, type UtxoEntry } from '../../kaspa/types';
 import { createMempool, type Mempool, type VirtualUtxoView } from '../mempool';
+import { MempoolRuleError } from '../mempool-errors';
 import type { RandomSource } from '../frontier';
 import type { MempoolConfig } from '../mempool-policy';
-import { CRESCENDO_PARAMS } from '../params';
+import { CRESCENDO_PARAMS, FORK_ALWAYS } from '../params';
 import { outpointKey, UNACCEPTED_DAA_SCORE } from '../transaction-validator';
 
 export const KAS = 100_000_000n;
@@ -100,6 +101,7 @@ export class FakeVirtualState implements VirtualUtxoView {
 
 export interface SpendOptions {
   lockTime?: bigint;
+  gas?: bigint;
   sequence?: bigint;
   sigOpCount?: number;
   payload?: Uint8Array;
@@ -120,7 +122,7 @@ export function spend(coins: readonly Coin[], outputs: readonly TransactionOutpu
     outputs: [...outputs],
     lockTime: options.lockTime ?? 0n,
     subnetworkId: SUBNETWORK_ID_NATIVE,
-    gas: 0n,
+    gas: options.gas ?? 0n,
     payload: options.payload ?? new Uint8Array(0),
     storageMass: 0n,
   };
@@ -154,6 +156,8 @@ export function outputCoin(tx: Transaction, index: number, owner: Wallet): Coin 
 
 export interface TestMempoolOptions {
   config?: Partial<MempoolConfig>;
+  /** Toccata from genesis unless given, as the devnet runs by default. */
+  toccataActivation?: bigint;
   /** A mutable wall clock, milliseconds. */
   clock?: { value: number };
   random?: RandomSource;
@@ -162,7 +166,7 @@ export interface TestMempoolOptions {
 export function newMempool(state: FakeVirtualState, options: TestMempoolOptions = {}): Mempool {
   const clock = options.clock ?? { value: 1_700_000_000_000 };
   return createMempool({
-    params: CRESCENDO_PARAMS,
+    params: { ...CRESCENDO_PARAMS, toccataActivation: options.toccataActivation ?? FORK_ALWAYS },
     utxoView: state,
     clock: { now: () => clock.value },
     config: options.config ?? {},
@@ -180,4 +184,15 @@ export function seededRandom(seed: number): RandomSource {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** The MempoolRuleError `action` throws (any other outcome fails the test). */
+export function rejection(action: () => unknown): MempoolRuleError {
+  try {
+    action();
+  } catch (error) {
+    if (error instanceof MempoolRuleError) return error;
+    throw error;
+  }
+  throw new Error('expected a MempoolRuleError');
 }
