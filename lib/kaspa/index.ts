@@ -27,4 +27,5 @@ export * from './address';
 export * from './pow';
 export * from './muhash';
 export * from './mass';
+export * from './covenant';
 export * from './amount';
