@@ -54,11 +54,12 @@ export interface SeqCommitBlockInput {
   /** The selected parent's timestamp, and this block's DAA score and blue score. */
   context: MergesetContext;
   /**
-   * Every transaction the block accepts, in acceptance order: mergeset blocks in mergeset order (selected parent
-   * first), each block's accepted transactions in block order, coinbase transactions included.
+   * Every transaction the block accepts, in acceptance order (calculate_utxo_state): the selected parent's coinbase
+   * first, then each mergeset block's accepted non-coinbase transactions in block order, blocks in consensus mergeset
+   * order (selected parent first). Other blocks' coinbases are not accepted.
    */
   acceptedTransactions: readonly AcceptedTransaction[];
-  /** The mergeset blocks in mergeset order (selected parent first), accepted transactions or not. */
+  /** Every mergeset block, blue or red, in consensus mergeset order (selected parent first). */
   mergeset: readonly MergedBlock[];
   /** See inactivityShortcutTargetBlueScore. */
   inactivityShortcut: Hash;
