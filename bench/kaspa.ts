@@ -2,7 +2,10 @@
  * Throughput of the Kaspa primitives the explorer and devnet lean on. Run with `npx tsx bench/kaspa.ts`; each line is
  * `name: N ops/s`, measured over a fixed ~2 s window after a short warm-up, so the whole run stops by itself.
  */
+import { covenantId } from '../lib/kaspa/covenant';
 import { headerHash } from '../lib/kaspa/header';
+import { LanesTree } from '../lib/kaspa/lanes-tree';
+import { computeSeqCommitBlock } from '../lib/kaspa/seq-commit-block';
 import { MuHash } from '../lib/kaspa/muhash';
 import { PowState } from '../lib/kaspa/pow';
 import { SIG_HASH_ALL } from '../lib/kaspa/sighash';
@@ -90,3 +93,35 @@ measure('schnorr verify', () => {
 });
 measure('muhash add utxo', (i) => muHash.addUtxo({ transactionId: outpointId, index: i }, utxoEntry));
 measure('muhash remove + finalize', (i) => muHash.removeElement(hashOf(i)).finalize());
+
+const transactionV1: Transaction = {
+  ...transaction,
+  version: 1,
+  inputs: transaction.inputs.map((input) => ({ ...input, sigOpCount: 0, computeBudget: 10 })),
+  outputs: transaction.outputs.map((output, index) =>
+    index === 0 ? { ...output, covenant: { authorizingInput: 0, covenantId: hashOf(13) } } : output,
+  ),
+};
+const laneKeyOf = (seed: number) => hashOf(1000 + seed);
+const laneEntry = (seed: number) => ({ tip: hashOf(2000 + seed), blueScore: BigInt(seed) });
+const activeLanes = LanesTree.fromRecords(Array.from({ length: 200 }, (_, i) => ({ laneKey: laneKeyOf(i), entry: laneEntry(i) })));
+const userLane = (seed: number) => Uint8Array.of(0, 0, (seed >> 8) & 0xff, seed & 0xff, ...new Uint8Array(16));
+
+measure('v1 tx id (2-in/2-out, one covenant output)', () => transactionId(transactionV1));
+measure('covenant id (1 output)', () => covenantId(transactionV1.inputs[0]!.previousOutpoint, [{ index: 0, output: transactionV1.outputs[0]! }]));
+measure('lanes tree: update 10 of 200 lanes', (i) => {
+  let lanes = activeLanes;
+  for (let k = 0; k < 10; k++) lanes = lanes.set(laneKeyOf((i * 10 + k) % 200), laneEntry(300 + i));
+  return lanes.root;
+});
+measure('seq commit of a block (12 accepted txs on 4 lanes, 3 merged blocks, 200 active lanes)', (i) =>
+  computeSeqCommitBlock({
+    parentSeqCommit: hashOf(14),
+    lanes: activeLanes,
+    context: { timestamp: header.timestamp, daaScore: 1000n + BigInt(i), blueScore: 300n },
+    acceptedTransactions: Array.from({ length: 12 }, (_, k) => ({ id: hashOf(3000 + k), version: 1, subnetworkId: userLane(k % 4) })),
+    mergeset: [0, 1, 2].map((k) => ({ hash: hashOf(4000 + k), blueWork: 1_000_000n + BigInt(k), coinbasePayload: hashOf(5000 + k) })),
+    inactivityShortcut: hashOf(15),
+    finalityDepth: 432_000n,
+  }).seqCommit,
+);

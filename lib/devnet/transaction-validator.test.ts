@@ -5,6 +5,8 @@ import { transactionId } from '../kaspa/transaction';
 import { calcSchnorrSignatureHash, SIG_HASH_ALL } from '../kaspa/sighash';
 import { buildRedeemScript, buildRevealSignatureScript, parseEnvelopeInput, signRevealInput } from '../tokens/envelope';
 import { schnorrPublicKey, signSchnorr } from '../kaspa/signing';
+import { toccata } from '../kaspa/test-support/toccata-vectors';
+import { transactionFromVector } from '../kaspa/test-support/vectors';
 import { SUBNETWORK_ID_COINBASE, type Transaction, type UtxoEntry } from '../kaspa/types';
 import { FakeVirtualState, KAS, newMempool, pay, spend, transfer, wallet, type Coin } from './test-support/mempool-fixtures';
 import {
@@ -14,6 +16,8 @@ import {
   validatePopulatedTransaction,
   validateTransactionInHeaderContext,
   validateTransactionInIsolation,
+  type IsolationOptions,
+  type TxRuleErrorKind,
 } from './transaction-validator';
 
 const alice = wallet('alice');
@@ -74,6 +78,65 @@ describe('validateTransactionInIsolation', () => {
     ],
   ] satisfies [string, Transaction, string][])('rejects %s', (_, bad, message) => {
     expect(ruleMessage(() => validateTransactionInIsolation(bad))).toBe(message);
+  });
+});
+
+function ruleKind(action: () => unknown): TxRuleErrorKind | null {
+  try {
+    action();
+  } catch (error) {
+    if (error instanceof TxRuleError) return error.kind;
+    throw error;
+  }
+  return null;
+}
+
+describe('validateTransactionInIsolation under Toccata (tx_validation_in_isolation.rs::tests::validate_tx_in_isolation_test)', () => {
+  const TOCCATA: IsolationOptions = { toccata: true };
+
+  it.each(toccata.txRules.isolationCases.map((vector) => [vector.name, vector] as const))('%s', (_name, vector) => {
+    const tx = transactionFromVector(vector.tx);
+    expect(ruleKind(() => validateTransactionInIsolation(tx, undefined, TOCCATA))).toBe(vector.expectedError);
+    // Before activation a version 1 transaction is unknown (validate_tx_in_header_context at DAA score 0 in the same
+    // test); every other case behaves as under Toccata.
+    const crescendo = tx.version === 1 ? 'UnknownTxVersion' : vector.expectedError;
+    expect(ruleKind(() => validateTransactionInIsolation(tx))).toBe(crescendo);
+  });
+
+  const { tx } = signedTransfer();
+  const v1: Transaction = { ...tx, version: 1, inputs: tx.inputs.map((input) => ({ ...input, computeBudget: 1 })) };
+  const userLane = Uint8Array.of(0, 0, 0, 1, ...new Uint8Array(16));
+
+  it('accepts version 1, user lanes and their gas', () => {
+    expect(() => validateTransactionInIsolation(v1, undefined, TOCCATA)).not.toThrow();
+    expect(() => validateTransactionInIsolation({ ...v1, subnetworkId: userLane, gas: 5n }, undefined, TOCCATA)).not.toThrow();
+    expect(ruleMessage(() => validateTransactionInIsolation(v1))).toBe('transaction version 1 is unknown');
+  });
+
+  it.each([
+    ['gas on a version 0 lane', { ...tx, subnetworkId: userLane, gas: 1n }, 'transaction has non-zero gas: gas is only allowed for Toccata-or-newer tx versions'],
+    ['gas on the native subnetwork', { ...v1, gas: 1n }, 'transaction has non-zero gas: native / system subnetworks must use zero gas'],
+    ['a version 0 user lane', { ...tx, subnetworkId: userLane }, 'transaction subnetwork id 0000000100000000000000000000000000000000 is neither native nor coinbase'],
+    [
+      'a version 0 covenant binding',
+      { ...tx, outputs: [{ ...tx.outputs[0]!, covenant: { authorizingInput: 0, covenantId: new Uint8Array(32) } }] },
+      'transaction output #0 has covenant field but transaction version is 0',
+    ],
+    [
+      'a coinbase with a mass commitment',
+      { ...tx, inputs: [], subnetworkId: SUBNETWORK_ID_COINBASE, storageMass: 1n },
+      'coinbase mass commitment field is not zero',
+    ],
+  ] satisfies [string, Transaction, string][])('rejects %s', (_, bad, message) => {
+    expect(ruleMessage(() => validateTransactionInIsolation(bad, undefined, TOCCATA))).toBe(message);
+  });
+
+  it('limits coinbase outputs to GHOSTDAG K + 2 when K is given', () => {
+    const coinbase: Transaction = { ...tx, inputs: [], subnetworkId: SUBNETWORK_ID_COINBASE, outputs: Array.from({ length: 4 }, () => pay(bob, 1n)) };
+    expect(ruleMessage(() => validateTransactionInIsolation(coinbase, undefined, { toccata: true, ghostdagK: 1 }))).toBe(
+      'coinbase transaction has 4 outputs while at most 3 are expected',
+    );
+    expect(() => validateTransactionInIsolation(coinbase, undefined, { toccata: true, ghostdagK: 2 })).not.toThrow();
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Consensus transaction rules under Crescendo (rusty-kaspa v1.0.1, consensus/src/processes/transaction_validator/:
- * tx_validation_in_isolation.rs, tx_validation_in_header_context.rs, tx_validation_in_utxo_context.rs), with the
- * `TxRuleError` Display strings of consensus/core/src/errors/tx.rs. The mempool runs them the way
+ * tx_validation_in_isolation.rs, tx_validation_in_header_context.rs, tx_validation_in_utxo_context.rs) and, for the
+ * isolation checks, Toccata (v2.0.1), with the `TxRuleError` Display strings of consensus/core/src/errors/tx.rs. The mempool runs them the way
  * `VirtualStateProcessor::validate_mempool_transaction` does (isolation → header context at the virtual DAA score and
  * past median time → UTXO context); block validation can reuse them.
  *
@@ -17,10 +17,11 @@ import { bytesToHex, equalBytes } from '../kaspa/bytes';
 import { executeInputScripts } from '../kaspa/script-engine';
 import { SigHashReusedValues } from '../kaspa/sighash';
 import { verifyP2pkInput, type InputVerification, type Secp256k1Backend } from '../kaspa/signing';
-import { isCoinbase } from '../kaspa/transaction';
+import { isGasAllowed, isSubnetworkAllowed } from '../kaspa/subnetwork';
+import { computeCommitOf, isCoinbase, TX_VERSION, TX_VERSION_TOCCATA } from '../kaspa/transaction';
 import { SUBNETWORK_ID_NATIVE, type Outpoint, type Transaction, type TransactionInput, type UtxoEntry } from '../kaspa/types';
 
-export const TX_VERSION = 0;
+export { TX_VERSION } from '../kaspa/transaction';
 /** Lock times below this are DAA scores, at or above it milliseconds (constants.rs LOCK_TIME_THRESHOLD). */
 export const LOCK_TIME_THRESHOLD = 500_000_000_000n;
 export const SEQUENCE_LOCK_TIME_MASK = 0xffff_ffffn;
@@ -48,6 +49,17 @@ export const CRESCENDO_TRANSACTION_LIMITS: Readonly<TransactionLimits> = Object.
   coinbaseScriptPublicKeyMaxLength: 150,
 });
 
+/** Toccata raises the signature script limit to 250,000 bytes (params.rs NEW_MAX_SIGNATURE_SCRIPT_LEN, for STARK proofs). */
+export const TOCCATA_TRANSACTION_LIMITS: Readonly<TransactionLimits> = Object.freeze({
+  ...CRESCENDO_TRANSACTION_LIMITS,
+  maxSignatureScriptLength: 250_000,
+});
+
+/** The limits in force at a block, given whether Toccata is active at its DAA score. */
+export function transactionLimits(toccataActive: boolean): Readonly<TransactionLimits> {
+  return toccataActive ? TOCCATA_TRANSACTION_LIMITS : CRESCENDO_TRANSACTION_LIMITS;
+}
+
 export type TxRuleErrorKind =
   | 'NoTxInputs'
   | 'TxDuplicateInputs'
@@ -59,6 +71,8 @@ export type TxRuleErrorKind =
   | 'TooBigScriptPublicKey'
   | 'NotFinalized'
   | 'CoinbaseHasInputs'
+  | 'CoinbaseTooManyOutputs'
+  | 'CoinbaseNonZeroMassCommitment'
   | 'CoinbaseScriptPublicKeyTooLong'
   | 'ImmatureCoinbaseSpend'
   | 'InputAmountOverflow'
@@ -75,7 +89,10 @@ export type TxRuleErrorKind =
   | 'MassIncomputable'
   | 'SubnetworksDisabled'
   | 'FeerateTooLow'
-  | 'UnsupportedScript';
+  | 'UnsupportedScript'
+  | 'CovenantBindingInV0'
+  | 'SigopCountInV1'
+  | 'ComputeBudgetInV0';
 
 /** A consensus rule violation; `message` is kaspad's Display text. */
 export class TxRuleError extends Error {
@@ -96,19 +113,31 @@ export function formatOutpoint(outpoint: Outpoint): string {
   return `(${bytesToHex(outpoint.transactionId)}, ${outpoint.index})`;
 }
 
-export function validateTransactionInIsolation(tx: Transaction, limits: TransactionLimits = CRESCENDO_TRANSACTION_LIMITS): void {
+export interface IsolationOptions {
+  /**
+   * Apply Toccata's rules (rusty-kaspa v2.0.1 tx_validation_in_isolation.rs plus the activation-dependent version
+   * check of tx_validation_in_header_context.rs): versions 0 and 1, user lanes and gas for version 1, the coinbase
+   * mass commitment. False (the default) keeps Crescendo's (v1.0.1): version 0 only, native and coinbase only, no gas.
+   */
+  toccata?: boolean;
+  /** Under Toccata a coinbase may carry at most GHOSTDAG K + 2 outputs (CoinbaseTooManyOutputs); unchecked when absent. */
+  ghostdagK?: number;
+}
+
+/**
+ * The context-free checks. Inputs that carry the other compute commit than their version expects and version 0
+ * covenant bindings are rejected in both modes (ComputeBudgetInV0, SigopCountInV1, CovenantBindingInV0): a Crescendo
+ * node cannot represent them, and a v2.0.1 node rejects them before activation too.
+ */
+export function validateTransactionInIsolation(
+  tx: Transaction,
+  limits: TransactionLimits = CRESCENDO_TRANSACTION_LIMITS,
+  options: IsolationOptions = {},
+): void {
+  const toccata = options.toccata ?? false;
   const coinbase = isCoinbase(tx);
   if (!coinbase && tx.inputs.length === 0) throw new TxRuleError('NoTxInputs', 'transaction has no inputs');
-  if (coinbase) {
-    if (tx.inputs.length > 0) {
-      throw new TxRuleError('CoinbaseHasInputs', `coinbase transaction has ${tx.inputs.length} inputs while none are expected`);
-    }
-    tx.outputs.forEach((output, index) => {
-      if (output.scriptPublicKey.script.length > limits.coinbaseScriptPublicKeyMaxLength) {
-        throw new TxRuleError('CoinbaseScriptPublicKeyTooLong', `script public key of coinbase output #${index} is too long`);
-      }
-    });
-  }
+  if (coinbase) checkCoinbaseInIsolation(tx, limits, toccata ? options.ghostdagK : undefined, toccata);
   checkOutputValueRanges(tx);
   const spent = new Set<string>();
   for (const input of tx.inputs) {
@@ -116,14 +145,79 @@ export function validateTransactionInIsolation(tx: Transaction, limits: Transact
     if (spent.has(key)) throw new TxRuleError('TxDuplicateInputs', 'transaction has duplicate inputs');
     spent.add(key);
   }
-  if (tx.gas > 0n) throw new TxRuleError('TxHasGas', 'transaction has non zero gas value');
-  if (!coinbase && !equalBytes(tx.subnetworkId, SUBNETWORK_ID_NATIVE)) {
+  if (toccata) {
+    checkToccataGasSubnetworkAndVersion(tx);
+  } else {
+    checkCrescendoGasSubnetworkAndVersion(tx, coinbase);
+  }
+  checkVersionSpecificFields(tx);
+}
+
+function checkCoinbaseInIsolation(tx: Transaction, limits: TransactionLimits, ghostdagK: number | undefined, toccata: boolean): void {
+  if (tx.inputs.length > 0) {
+    throw new TxRuleError('CoinbaseHasInputs', `coinbase transaction has ${tx.inputs.length} inputs while none are expected`);
+  }
+  if (toccata && tx.storageMass > 0n) {
+    throw new TxRuleError('CoinbaseNonZeroMassCommitment', 'coinbase mass commitment field is not zero');
+  }
+  if (ghostdagK !== undefined && tx.outputs.length > ghostdagK + 2) {
     throw new TxRuleError(
-      'SubnetworksDisabled',
-      `transaction subnetwork id ${bytesToHex(tx.subnetworkId)} is neither native nor coinbase`,
+      'CoinbaseTooManyOutputs',
+      `coinbase transaction has ${tx.outputs.length} outputs while at most ${ghostdagK + 2} are expected`,
     );
   }
-  if (tx.version !== TX_VERSION) throw new TxRuleError('UnknownTxVersion', `transaction version ${tx.version} is unknown`);
+  tx.outputs.forEach((output, index) => {
+    if (output.scriptPublicKey.script.length > limits.coinbaseScriptPublicKeyMaxLength) {
+      throw new TxRuleError('CoinbaseScriptPublicKeyTooLong', `script public key of coinbase output #${index} is too long`);
+    }
+  });
+}
+
+function subnetworksDisabled(tx: Transaction): TxRuleError {
+  return new TxRuleError('SubnetworksDisabled', `transaction subnetwork id ${bytesToHex(tx.subnetworkId)} is neither native nor coinbase`);
+}
+
+function unknownVersion(tx: Transaction): TxRuleError {
+  return new TxRuleError('UnknownTxVersion', `transaction version ${tx.version} is unknown`);
+}
+
+function checkCrescendoGasSubnetworkAndVersion(tx: Transaction, coinbase: boolean): void {
+  if (tx.gas > 0n) throw new TxRuleError('TxHasGas', 'transaction has non zero gas value');
+  if (!coinbase && !equalBytes(tx.subnetworkId, SUBNETWORK_ID_NATIVE)) throw subnetworksDisabled(tx);
+  if (tx.version !== TX_VERSION) throw unknownVersion(tx);
+}
+
+function checkToccataGasSubnetworkAndVersion(tx: Transaction): void {
+  if (tx.gas > 0n && !isGasAllowed(tx.subnetworkId, tx.version)) {
+    const reason =
+      tx.version < TX_VERSION_TOCCATA ? 'gas is only allowed for Toccata-or-newer tx versions' : 'native / system subnetworks must use zero gas';
+    throw new TxRuleError('TxHasGas', `transaction has non-zero gas: ${reason}`);
+  }
+  if (!isSubnetworkAllowed(tx.subnetworkId, tx.version)) throw subnetworksDisabled(tx);
+  if (tx.version > TX_VERSION_TOCCATA) throw unknownVersion(tx);
+}
+
+function checkVersionSpecificFields(tx: Transaction): void {
+  tx.inputs.forEach((input, index) => {
+    const commit = computeCommitOf(input);
+    if (tx.version > 0 && commit.kind === 'SigopCount') {
+      throw new TxRuleError(
+        'SigopCountInV1',
+        `transaction input #${index} has a sig op count field with value ${commit.sigOpCount} in version 1 transaction`,
+      );
+    }
+    if (tx.version === 0 && commit.kind === 'ComputeBudget') {
+      throw new TxRuleError(
+        'ComputeBudgetInV0',
+        `transaction input #${index} has a compute budget field with value ${commit.computeBudget} in version 0 transaction`,
+      );
+    }
+  });
+  if (tx.version > 0) return;
+  const bound = tx.outputs.findIndex((output) => output.covenant);
+  if (bound >= 0) {
+    throw new TxRuleError('CovenantBindingInV0', `transaction output #${bound} has covenant field but transaction version is 0`);
+  }
 }
 
 function checkOutputValueRanges(tx: Transaction): void {

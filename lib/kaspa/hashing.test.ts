@@ -9,6 +9,7 @@ import {
   type Blake2bDomain,
   type Blake3Domain,
 } from './hashing';
+import { toccata } from './test-support/toccata-vectors';
 import { readVectors } from './test-support/vectors';
 
 interface KeyedHasherVector {
@@ -48,6 +49,19 @@ describe('keyed hashers (crypto/hashes/src/hashers.rs test vectors)', () => {
     const hash = hasherFor(vector);
     expect(vector.expectedCumulative).toHaveLength(inputs.length);
     const digests = inputs.map((_, i) => bytesToHex(hash(concatBytes(...inputs.slice(0, i + 1)))));
+    expect(digests).toEqual(vector.expectedCumulative);
+  });
+});
+
+describe('Toccata BLAKE3 keyed hashers (toccata-vectors keyedHashersBlake3, hashers.rs::test_blake3_vectors)', () => {
+  const inputs = toccata.keyedHashersBlake3.inputs.map(hexToBytes);
+
+  it.each(toccata.keyedHashersBlake3.vectors.map((vector) => [vector.name, vector] as const))('%s', (name, vector) => {
+    const key = new Uint8Array(32);
+    key.set(new TextEncoder().encode(name));
+    expect(bytesToHex(key)).toBe(vector.keyHex);
+    expect(vector.expectedCumulative).toHaveLength(inputs.length);
+    const digests = inputs.map((_, i) => bytesToHex(blake3Keyed(name as Blake3Domain, concatBytes(...inputs.slice(0, i + 1)))));
     expect(digests).toEqual(vector.expectedCumulative);
   });
 });

@@ -2,9 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, bytesToHex, equalBytes } from './bytes';
 import { powHash } from './hashing';
-import { blueWorkToBytes, headerHash, prePowHash } from './header';
+import { BLOCK_VERSION, BLOCK_VERSION_TOCCATA, blueWorkToBytes, headerHash, prePowHash } from './header';
 import { GOREF_DEVNET_BLOCKS } from './test-support/goref-blocks';
 import { headerFromVector, type HeaderVector } from './test-support/headers';
+import { toccata } from './test-support/toccata-vectors';
 import { readVectors } from './test-support/vectors';
 import type { Hash, Header } from './types';
 
@@ -146,5 +147,24 @@ describe('header hash commits to every field', () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('version 2 headers (toccata-vectors headerV2)', () => {
+  it.each(toccata.headerV2.blueWorkEncoding.map((vector) => [vector.blueWork, vector] as const))(
+    'blue work %s is hashed as u64le(len) ‖ stripped big-endian bytes',
+    (_work, vector) => {
+      expect(bytesToHex(new ByteWriter().varBytes(blueWorkToBytes(BigInt(vector.blueWork))).finish())).toBe(vector.preimage);
+    },
+  );
+
+  it.each(toccata.headerV2.derivedVectors.map((vector) => [vector.name, vector] as const))('%s', (_name, vector) => {
+    expect(bytesToHex(headerHash(headerFromVector(vector.header)))).toBe(vector.expectedHeaderHash);
+  });
+
+  it('hashes a version 2 header with the version 1 preimage, differing only in the version field', () => {
+    expect(BLOCK_VERSION_TOCCATA).toBe(BLOCK_VERSION + 1);
+    const [v1, v2] = toccata.headerV2.derivedVectors.map((vector) => headerFromVector(vector.header));
+    expect({ ...v1!, version: BLOCK_VERSION_TOCCATA }).toEqual(v2);
   });
 });

@@ -1,10 +1,15 @@
 /**
  * Block header hashing (consensus/core/src/hashing/header.rs) and the pre-PoW hash that seeds kHeavyHash
- * (consensus/pow/src/lib.rs: the header hash with timestamp and nonce zeroed).
+ * (consensus/pow/src/lib.rs: the header hash with timestamp and nonce zeroed). A version 2 (Toccata) header hashes with
+ * the same preimage as version 1; only the meaning of accepted_id_merkle_root changes.
  */
 import { ByteWriter, hexToBytes } from './bytes';
 import { blake2bKeyed, HASH_SIZE } from './hashing';
 import type { Hash, Header } from './types';
+
+/** Header versions (consensus/core/src/constants.rs): 1 until Toccata, 2 from it on (accepted_id_merkle_root = KIP-21 seq commit). */
+export const BLOCK_VERSION = 1;
+export const BLOCK_VERSION_TOCCATA = 2;
 
 const BLUE_WORK_LIMIT = 1n << 192n;
 

@@ -2,8 +2,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_SOMPI, SOMPI_PER_KAS } from './amount';
 import {
+  allowedScriptUnits,
+  blockMassLimits,
+  coveringComputeBudget,
+  CRESCENDO_BLOCK_MASS_LIMITS,
   CRESCENDO_MINIMUM_RELAY_FEE_SOMPI_PER_KG,
   computeMass,
+  FREE_SCRIPT_UNITS_PER_INPUT,
+  MAX_COMPUTE_BUDGET,
+  SCRIPT_UNITS_PER_COMPUTE_BUDGET_UNIT,
+  TOCCATA_BLOCK_MASS_LIMITS,
   minimumRelayTransactionFee,
   normalizedMass,
   relayFeeMass,
@@ -16,6 +24,7 @@ import {
   type BlockMassLimits,
   type UtxoCell,
 } from './mass';
+import { toccata, utxoEntryFromToccataVector } from './test-support/toccata-vectors';
 import { readVectors, transactionFromVector, type TransactionVector } from './test-support/vectors';
 import { SUBNETWORK_ID_COINBASE, type Transaction, type TransactionOutput, type UtxoEntry } from './types';
 
@@ -237,5 +246,55 @@ describe('minimum relay fee (check_transaction_standard.rs::test_calc_min_requir
     );
     expect(minimumRelayTransactionFee(0n)).toBe(100_000n);
     expect(minimumRelayTransactionFee(1n << 62n)).toBe(MAX_SOMPI);
+  });
+});
+
+describe('Toccata mass (toccata-vectors mass; mass/mod.rs, mass/units.rs)', () => {
+  it.each(toccata.mass.pluralityCases)('plurality of a $scriptLen-byte script (covenant: $covenant) is $expected', (vector) => {
+    expect(utxoPlurality(script(vector.scriptLen), vector.covenant)).toBe(BigInt(vector.expected));
+  });
+
+  it.each(toccata.mass.computeBudgetCovering)('$scriptUnits script units need compute budget $expectedBudget', (vector) => {
+    const budget = coveringComputeBudget(BigInt(vector.scriptUnits));
+    expect(budget === null ? null : String(budget)).toBe(vector.expectedBudget);
+  });
+
+  it.each(toccata.mass.derivedExamples)('$name', (vector) => {
+    const tx = transactionFromVector(vector.tx);
+    const entries = vector.utxoEntries.map(utxoEntryFromToccataVector);
+    expect(transactionEstimatedSerializedSize(tx)).toBe(BigInt(vector.estimatedSerializedSize));
+    expect(transactionMass(tx, entries)).toEqual({
+      compute: BigInt(vector.computeMass),
+      transient: BigInt(vector.transientMass),
+      storage: BigInt(vector.storageMass),
+    });
+    expect(allowedScriptUnits(tx.inputs[0]!)).toBe(BigInt(vector.allowedScriptUnitsInput0));
+  });
+
+  it('the covering budget is the least budget whose allowance covers the units', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 700_000_000n }), (units) => {
+        const budget = coveringComputeBudget(units);
+        const allowance = (b: number) => allowedScriptUnits({ ...exampleTx().inputs[0]!, computeBudget: b });
+        if (budget === null) {
+          expect(units > allowance(MAX_COMPUTE_BUDGET)).toBe(true);
+          return;
+        }
+        expect(allowance(budget) >= units).toBe(true);
+        if (budget > 0) expect(allowance(budget - 1) < units).toBe(true);
+      }),
+    );
+  });
+
+  it('allows v0 inputs 100,000 units per sig-op and every input a free allowance below one budget unit', () => {
+    const input = { ...exampleTx().inputs[0]!, computeBudget: undefined };
+    expect(allowedScriptUnits({ ...input, sigOpCount: 2 })).toBe(200_000n + FREE_SCRIPT_UNITS_PER_INPUT);
+    expect(FREE_SCRIPT_UNITS_PER_INPUT).toBe(SCRIPT_UNITS_PER_COMPUTE_BUDGET_UNIT - 1n);
+  });
+
+  it('raises only the transient block limit at Toccata (params.rs new_transient_mass_limit)', () => {
+    expect(blockMassLimits(true)).toEqual({ ...CRESCENDO_BLOCK_MASS_LIMITS, transient: 1_000_000n });
+    expect(blockMassLimits(true)).toBe(TOCCATA_BLOCK_MASS_LIMITS);
+    expect(blockMassLimits(false)).toBe(CRESCENDO_BLOCK_MASS_LIMITS);
   });
 });

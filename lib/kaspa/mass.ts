@@ -6,11 +6,12 @@
  *   budget for v1);
  * - transient mass (KIP-13): estimated size × 4;
  * - storage mass (KIP-9, needs the spent UTXO entries): C · (|O|/H(O) − |I|/A(I)), generalised with UTXO plurality.
- * Coinbase transactions have zero mass in every dimension.
+ * Coinbase transactions have zero mass in every dimension. Also the script units an input may spend in the script
+ * engine (mass/units.rs), and the per-block mass and lane limits.
  */
 import { MAX_SOMPI } from './amount';
 import { HASH_SIZE } from './hashing';
-import { isCoinbase } from './transaction';
+import { committedComputeBudget, committedSigOpCount, computeCommitOf, isCoinbase } from './transaction';
 import {
   SUBNETWORK_ID_SIZE,
   type ScriptPublicKey,
@@ -36,18 +37,42 @@ export interface BlockMassLimits {
   transient: bigint;
 }
 
-/** Per-dimension block limits since Toccata (all networks). */
-export const BLOCK_MASS_LIMITS: Readonly<BlockMassLimits> = Object.freeze({
+/** Per-dimension block limits since Toccata (all networks; params.rs `new_transient_mass_limit`). */
+export const TOCCATA_BLOCK_MASS_LIMITS: Readonly<BlockMassLimits> = Object.freeze({
   compute: 500_000n,
   storage: 500_000n,
   transient: 1_000_000n,
 });
+
+/** The limits of the current network rules: Toccata's. */
+export const BLOCK_MASS_LIMITS = TOCCATA_BLOCK_MASS_LIMITS;
 
 /** Per-dimension block limits from Crescendo until Toccata. */
 export const CRESCENDO_BLOCK_MASS_LIMITS: Readonly<BlockMassLimits> = Object.freeze({
   compute: 500_000n,
   storage: 500_000n,
   transient: 500_000n,
+});
+
+/** The block mass limits in force at a block, given whether Toccata is active at its DAA score. */
+export function blockMassLimits(toccataActive: boolean): Readonly<BlockMassLimits> {
+  return toccataActive ? TOCCATA_BLOCK_MASS_LIMITS : CRESCENDO_BLOCK_MASS_LIMITS;
+}
+
+/** KIP-21 per-block lane limits (mass/mod.rs `BlockLaneLimits`); enforced on block bodies since Toccata. */
+export interface BlockLaneLimits {
+  /** Distinct non-coinbase subnetworks (lanes) one block may carry transactions of. */
+  lanesPerBlock: number;
+  /** Summed gas of one block's transactions per lane. */
+  gasPerLane: bigint;
+}
+
+/** config/constants.rs `DEFAULT_LANES_PER_BLOCK_LIMIT` and `DEFAULT_GAS_PER_LANE_LIMIT` (every network's params.rs). */
+export const DEFAULT_LANES_PER_BLOCK_LIMIT = 50;
+export const DEFAULT_GAS_PER_LANE_LIMIT = 1_000_000_000n;
+export const DEFAULT_BLOCK_LANE_LIMITS: Readonly<BlockLaneLimits> = Object.freeze({
+  lanesPerBlock: DEFAULT_LANES_PER_BLOCK_LIMIT,
+  gasPerLane: DEFAULT_GAS_PER_LANE_LIMIT,
 });
 
 /** Default minimum relay fee in sompi per 1000 grams since Toccata (100 sompi per gram). */
@@ -83,9 +108,9 @@ export function transactionEstimatedSerializedSize(tx: Transaction): bigint {
 
 function scriptMass(tx: Transaction): bigint {
   if (tx.version >= 1) {
-    return MASS_PER_COMPUTE_BUDGET_UNIT * tx.inputs.reduce((sum, input) => sum + BigInt(input.computeBudget ?? 0), 0n);
+    return MASS_PER_COMPUTE_BUDGET_UNIT * tx.inputs.reduce((sum, input) => sum + BigInt(committedComputeBudget(input)), 0n);
   }
-  return MASS_PER_SIG_OP * tx.inputs.reduce((sum, input) => sum + BigInt(input.sigOpCount), 0n);
+  return MASS_PER_SIG_OP * tx.inputs.reduce((sum, input) => sum + BigInt(committedSigOpCount(input)), 0n);
 }
 
 export function computeMass(tx: Transaction): bigint {
@@ -99,6 +124,39 @@ export function computeMass(tx: Transaction): bigint {
     scriptPublicKeyBytes * MASS_PER_SCRIPT_PUB_KEY_BYTE +
     scriptMass(tx)
   );
+}
+
+/**
+ * Script units (mass/units.rs): the currency the script engine charges execution in. One gram buys 100 units, so a
+ * compute-budget unit (100 g) buys 10,000 and a v0 sig-op count unit (pegged to 1000 g) 100,000.
+ */
+export const SCRIPT_UNITS_PER_GRAM = 100n;
+export const SCRIPT_UNITS_PER_COMPUTE_BUDGET_UNIT = MASS_PER_COMPUTE_BUDGET_UNIT * SCRIPT_UNITS_PER_GRAM;
+export const SCRIPT_UNITS_PER_SIG_OP_COUNT_UNIT = MASS_PER_SIG_OP * SCRIPT_UNITS_PER_GRAM;
+/** What one executed signature check costs the engine: `mass_per_sig_op` (1000 g) in script units. */
+export const SCRIPT_UNITS_PER_SIG_OP = MASS_PER_SIG_OP * SCRIPT_UNITS_PER_GRAM;
+/** Every input may run this many units for free: one unit less than a compute-budget unit. */
+export const FREE_SCRIPT_UNITS_PER_INPUT = SCRIPT_UNITS_PER_COMPUTE_BUDGET_UNIT - 1n;
+export const MAX_COMPUTE_BUDGET = 0xffff;
+
+/** The script units the engine may consume for an input: its committed units plus the free allowance. */
+export function allowedScriptUnits(input: TransactionInput): bigint {
+  const commit = computeCommitOf(input);
+  const committed =
+    commit.kind === 'ComputeBudget'
+      ? BigInt(commit.computeBudget) * SCRIPT_UNITS_PER_COMPUTE_BUDGET_UNIT
+      : BigInt(commit.sigOpCount) * SCRIPT_UNITS_PER_SIG_OP_COUNT_UNIT;
+  return committed + FREE_SCRIPT_UNITS_PER_INPUT;
+}
+
+/**
+ * The smallest compute budget whose allowed script units cover `scriptUnits` (`ComputeBudget::checked_covering_script_units`),
+ * or null when no u16 budget does.
+ */
+export function coveringComputeBudget(scriptUnits: bigint): number | null {
+  const charged = scriptUnits > FREE_SCRIPT_UNITS_PER_INPUT ? scriptUnits - FREE_SCRIPT_UNITS_PER_INPUT : 0n;
+  const budget = (charged + SCRIPT_UNITS_PER_COMPUTE_BUDGET_UNIT - 1n) / SCRIPT_UNITS_PER_COMPUTE_BUDGET_UNIT;
+  return budget > BigInt(MAX_COMPUTE_BUDGET) ? null : Number(budget);
 }
 
 export function transientMass(tx: Transaction): bigint {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bytesToHex } from './bytes';
+import { bytesToHex, hexToBytes } from './bytes';
 import { ZERO_HASH } from './hashing';
 import {
   activeLaneLeafHash,
@@ -9,6 +9,7 @@ import {
   laneActivityDigest,
   laneKey,
   laneTipNext,
+  COINBASE_LANE_KEY,
   mergesetContextHash,
   minerPayloadLeaf,
   minerPayloadRoot,
@@ -17,6 +18,7 @@ import {
   seqCommitBranchHash,
   seqStateRoot,
 } from './seq-commit';
+import { toccata } from './test-support/toccata-vectors';
 import { readVectors } from './test-support/vectors';
 import { payloadDigest } from './transaction';
 import { SUBNETWORK_ID_COINBASE } from './types';
@@ -151,5 +153,40 @@ describe('seq-commit hashes without golden vectors commit to every input', () =>
     expect(hex(minerPayloadLeaf({ blockHash: h(2), blueWork: 1n, coinbasePayload: text('data') }))).not.toBe(base);
     expect(hex(minerPayloadLeaf({ blockHash: h(1), blueWork: 2n, coinbasePayload: text('data') }))).not.toBe(base);
     expect(hex(minerPayloadLeaf({ blockHash: h(1), blueWork: 1n, coinbasePayload: text('other') }))).not.toBe(base);
+  });
+});
+
+describe('seq-commit goldens (toccata-vectors seqCommit.goldens)', () => {
+  type Golden = (typeof toccata.seqCommit.goldens)[number];
+  const bytes = (golden: Golden, field: string) => hexToBytes(String(golden.input[field]));
+  const compute: Record<string, (golden: Golden) => Uint8Array> = {
+    lane_key: (golden) => laneKey(bytes(golden, 'laneId')),
+    activity_leaf: (golden) => activityLeaf(bytes(golden, 'txId'), Number(golden.input.version), Number(golden.input.mergeIdx)),
+    lane_tip_next: (golden) =>
+      laneTipNext({
+        parentRef: bytes(golden, 'parentRef'),
+        laneKey: laneKey(bytes(golden, 'laneKeyOf')),
+        activityDigest: bytes(golden, 'activityDigest'),
+        contextHash: bytes(golden, 'contextHash'),
+      }),
+    miner_payload_hash: (golden) => payloadDigest(text(String(golden.input.payloadAscii))),
+    miner_payload_leaf: (golden) =>
+      minerPayloadLeaf({
+        blockHash: bytes(golden, 'blockHash'),
+        blueWork: BigInt(golden.input.blueWork!),
+        coinbasePayload: text(String(golden.input.payloadAscii)),
+      }),
+    seq_state_root: (golden) => seqStateRoot(bytes(golden, 'activityRoot'), payloadAndContextDigest(bytes(golden, 'contextHash'), bytes(golden, 'payloadRoot'))),
+    seq_commit: (golden) => seqCommit(bytes(golden, 'parentSeqCommit'), bytes(golden, 'stateRoot')),
+  };
+
+  it.each(toccata.seqCommit.goldens.map((golden) => [golden.fn, golden] as const))('%s', (fn, golden) => {
+    const hasher = compute[fn];
+    if (!hasher) throw new Error(`no implementation for golden ${fn}`);
+    expect(hex(hasher(golden))).toBe(golden.expected);
+  });
+
+  it('COINBASE_LANE_KEY is lane_key(SUBNETWORK_ID_COINBASE)', () => {
+    expect(hex(COINBASE_LANE_KEY)).toBe(hex(laneKey(SUBNETWORK_ID_COINBASE)));
   });
 });

@@ -4,10 +4,11 @@
  *   stateRoot = H_seq(activityRoot ‖ payloadAndContextDigest),
  *   payloadAndContextDigest = H_seq(contextHash ‖ payloadRoot),
  *   activityRoot = SeqCommitActivityRoot(inactivityShortcut ‖ lanesRoot).
- * The lanes root is a sparse merkle tree over active lanes and is not computed here.
+ * The lanes root is the root of the active-lanes sparse merkle tree (lanes-tree.ts), whose node hashes are defined
+ * here (crypto/smt/src/lib.rs, tree.rs); a whole block's commitment is computed in seq-commit-block.ts.
  */
-import { ByteWriter, concatBytes } from './bytes';
-import { blake3Keyed } from './hashing';
+import { ByteWriter, concatBytes, hexToBytes } from './bytes';
+import { blake3Keyed, ZERO_HASH } from './hashing';
 import { blueWorkToBytes } from './header';
 import { merkleRoot } from './merkle';
 import { payloadDigest } from './transaction';
@@ -47,10 +48,16 @@ export function laneTipNext(input: LaneTipInput): Hash {
   );
 }
 
+/** lane_key(SUBNETWORK_ID_COINBASE): the lane every chain block touches with its accepted coinbase transactions. */
+export const COINBASE_LANE_KEY: Hash = hexToBytes('8aa78027db66a16cb69692ee0af5cb76738ef80ad14c9d13920d7fa3cc40b9e4');
+
+/** The context a chain block commits to (recompute_seq_commit in consensus/src/pipeline/virtual_processor/utxo_validation.rs). */
 export interface MergesetContext {
-  /** The selected parent's timestamp. */
+  /** The selected parent's timestamp (not the block's own). */
   timestamp: bigint;
+  /** The block's DAA score. */
   daaScore: bigint;
+  /** The block's blue score. */
   blueScore: bigint;
 }
 
@@ -100,4 +107,35 @@ export function seqStateRoot(activityRoot: Hash, payloadAndContext: Hash): Hash 
 
 export function seqCommit(parentSeqCommit: Hash, stateRoot: Hash): Hash {
   return seqCommitBranchHash(parentSeqCommit, stateRoot);
+}
+
+/** Depth of the active-lanes sparse merkle tree: keys are 256-bit lane keys, split most significant bit first. */
+export const SMT_DEPTH = 256;
+
+/** An inner node of the active-lanes tree: SeqCommitActiveNode(left ‖ right). */
+export function activeNodeHash(left: Hash, right: Hash): Hash {
+  return blake3Keyed('SeqCommitActiveNode', concatBytes(left, right));
+}
+
+/** A subtree holding exactly one lane, at any height: SeqCommitActiveCollapsedNode(lane key ‖ leaf hash). */
+export function activeCollapsedHash(laneKey: Hash, leafHash: Hash): Hash {
+  return blake3Keyed('SeqCommitActiveCollapsedNode', concatBytes(laneKey, leafHash));
+}
+
+let emptySubtreeHashes: Hash[] | undefined;
+
+/** The hash of an empty subtree of `height` levels: ZERO_HASH at 0, activeNodeHash(e, e) of the level below above it. */
+export function emptySubtreeHash(height: number): Hash {
+  if (!emptySubtreeHashes) {
+    emptySubtreeHashes = [ZERO_HASH];
+    for (let i = 1; i <= SMT_DEPTH; i++) emptySubtreeHashes.push(activeNodeHash(emptySubtreeHashes[i - 1]!, emptySubtreeHashes[i - 1]!));
+  }
+  const hash = emptySubtreeHashes[height];
+  if (!hash) throw new RangeError(`no empty subtree of height ${height}`);
+  return hash;
+}
+
+/** Bit `depth` of a 256-bit key, most significant bit of byte 0 first (crypto/smt `bit_at`). */
+export function keyBit(key: Hash, depth: number): boolean {
+  return (key[depth >> 3]! & (0x80 >> (depth & 7))) !== 0;
 }

@@ -20,7 +20,8 @@ import {
   type PopulatedTransaction,
   type SighashVectors,
 } from './test-support/signing-fixtures';
-import { readVectors } from './test-support/vectors';
+import { toccata, utxoEntryFromToccataVector } from './test-support/toccata-vectors';
+import { readVectors, transactionFromVector } from './test-support/vectors';
 import type { Transaction } from './types';
 
 const { sighash } = readVectors<{ sighash: SighashVectors }>('kaspa-vectors.json');
@@ -172,5 +173,41 @@ describe('Schnorr sighash properties', () => {
         }
       }),
     );
+  });
+});
+
+describe('version 1 sighash (toccata-vectors sighashV1, sighash.rs::tests::test_signature_hash)', () => {
+  const { baseTransactions, vectors, derivedVectors } = toccata.sighashV1;
+
+  function populatedToccataBase(name: string): PopulatedTransaction {
+    const base = baseTransactions[name];
+    if (!base) throw new Error(`no base transaction ${name}`);
+    return { tx: transactionFromVector(base.tx), utxos: base.utxoEntries.map(utxoEntryFromToccataVector) };
+  }
+
+  it.each(vectors.map((vector) => [vector.name, vector] as const))('%s', (_name, vector) => {
+    const populated = applySighashModification(populatedToccataBase(vector.base), vector.modification);
+    expect(hex(populated.tx, populated, vector.inputIndex, vector.hashType as SigHashType)).toBe(vector.expectedSchnorrSighash);
+  });
+
+  it.each(derivedVectors.map((vector) => [`${vector.base} type ${vector.hashType} input ${vector.inputIndex}${vector.ecdsa ? ' ECDSA' : ''}`, vector] as const))(
+    'derived: %s',
+    (_name, vector) => {
+      const { tx, utxos } = populatedToccataBase(vector.base);
+      const hashType = vector.hashType as SigHashType;
+      const actual = vector.ecdsa
+        ? calcEcdsaSignatureHash(tx, vector.inputIndex, utxos, hashType)
+        : calcSchnorrSignatureHash(tx, vector.inputIndex, utxos, hashType);
+      expect(bytesToHex(actual)).toBe(vector.ecdsa ? vector.expectedEcdsaSighash : vector.expectedSchnorrSighash);
+    },
+  );
+
+  it('the covenant base differs from native_v1 only by its covenant binding, which is signed', () => {
+    const plain = populatedToccataBase('native_v1');
+    const bound = populatedToccataBase('native_v1_covenant');
+    const [first, ...rest] = bound.tx.outputs;
+    expect({ ...bound.tx, outputs: [{ ...first!, covenant: null }, ...rest] }).toEqual(plain.tx);
+    expect(hex(bound.tx, bound, 0, SIG_HASH_ALL)).not.toBe(hex(plain.tx, plain, 0, SIG_HASH_ALL));
+    expect(hex(bound.tx, bound, 0, SIG_HASH_NONE)).toBe(hex(plain.tx, plain, 0, SIG_HASH_NONE));
   });
 });

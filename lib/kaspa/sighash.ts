@@ -4,7 +4,7 @@
  */
 import { ByteWriter, equalBytes } from './bytes';
 import { blake2bKeyed, ecdsaSigningHash, ZERO_HASH } from './hashing';
-import { writeOutput } from './transaction';
+import { committedSigOpCount, writeOutput } from './transaction';
 import { SUBNETWORK_ID_NATIVE, type Hash, type Transaction, type UtxoEntry } from './types';
 
 export const SIG_HASH_ALL = 0x01;
@@ -72,7 +72,7 @@ function sequencesHash(tx: Transaction, hashType: SigHashType, reused: SigHashRe
 function sigOpCountsHash(tx: Transaction, hashType: SigHashType, reused: SigHashReusedValues): Hash {
   if (isAnyOneCanPay(hashType)) return ZERO_HASH;
   return (reused.sigOpCountsHash ??= signingHash((writer) => {
-    for (const input of tx.inputs) writer.u8(input.sigOpCount);
+    for (const input of tx.inputs) writer.u8(committedSigOpCount(input));
   }));
 }
 
@@ -95,7 +95,8 @@ function payloadHash(tx: Transaction, reused: SigHashReusedValues): Hash {
 /**
  * The message a Schnorr signature of input `inputIndex` commits to. `spentUtxos` holds the UTXO entry spent by each
  * input, in input order; only the entry of `inputIndex` is read. Version 0 transactions commit to sig-op counts;
- * version 1 compute budgets are not signed.
+ * version 1 drops both sig-op fields and signs each output's covenant binding; compute budgets, signature scripts, the
+ * storage mass and the spent entry's covenant id are never signed.
  */
 export function calcSchnorrSignatureHash(
   tx: Transaction,
@@ -122,7 +123,7 @@ export function calcSchnorrSignatureHash(
   writer.bytes(input.previousOutpoint.transactionId).u32(input.previousOutpoint.index);
   writer.u16(utxo.scriptPublicKey.version).varBytes(utxo.scriptPublicKey.script);
   writer.u64(utxo.amount).u64(input.sequence);
-  if (tx.version < 1) writer.u8(input.sigOpCount);
+  if (tx.version < 1) writer.u8(committedSigOpCount(input));
   writer
     .bytes(outputsHash(tx, hashType, reusedValues, inputIndex))
     .u64(tx.lockTime)

@@ -4,7 +4,34 @@
  */
 import { ByteWriter, concatBytes } from './bytes';
 import { blake2bKeyed, blake3Keyed } from './hashing';
-import type { Hash, Transaction, TransactionOutput } from './types';
+import type { Hash, Transaction, TransactionInput, TransactionOutput } from './types';
+
+/** The transaction version before Toccata, and the one Toccata adds (consensus/core/src/constants.rs). */
+export const TX_VERSION = 0;
+export const TX_VERSION_TOCCATA = 1;
+
+/**
+ * An input's compute commitment (`ComputeCommit` in consensus/core/src/tx.rs): a version 0 input commits to a sig-op
+ * count, a version 1 input to a compute budget. An input carries a compute budget exactly when `computeBudget` is set;
+ * a transaction whose inputs carry the other kind is invalid (`ComputeBudgetInV0`, `SigopCountInV1`) but still hashes.
+ */
+export type ComputeCommit = { kind: 'SigopCount'; sigOpCount: number } | { kind: 'ComputeBudget'; computeBudget: number };
+
+export function computeCommitOf(input: TransactionInput): ComputeCommit {
+  return input.computeBudget === undefined
+    ? { kind: 'SigopCount', sigOpCount: input.sigOpCount }
+    : { kind: 'ComputeBudget', computeBudget: input.computeBudget };
+}
+
+/** The sig-op count a version 0 encoding writes: 0 for an input that commits to a compute budget. */
+export function committedSigOpCount(input: TransactionInput): number {
+  return input.computeBudget === undefined ? input.sigOpCount : 0;
+}
+
+/** The compute budget a version 1 encoding writes: 0 for an input that commits to a sig-op count. */
+export function committedComputeBudget(input: TransactionInput): number {
+  return input.computeBudget ?? 0;
+}
 
 export interface TransactionWriteOptions {
   excludeSignatureScript?: boolean;
@@ -31,10 +58,10 @@ export function writeTransaction(writer: ByteWriter, tx: Transaction, options: T
       writer.u64(0);
     } else {
       writer.varBytes(input.signatureScript);
-      if (tx.version === 0) writer.u8(input.sigOpCount);
+      if (tx.version === 0) writer.u8(committedSigOpCount(input));
     }
     writer.u64(input.sequence);
-    if (tx.version >= 1 && !options.excludeMassCommit) writer.u16(input.computeBudget ?? 0);
+    if (tx.version >= 1 && !options.excludeMassCommit) writer.u16(committedComputeBudget(input));
   }
   writer.u64(tx.outputs.length);
   for (const output of tx.outputs) writeOutput(writer, output, tx.version);
