@@ -13,7 +13,7 @@ import {
   type TokenOperation,
   type TokenOperationsPage,
 } from '@/lib/web/resources';
-import { AddressLink, Card, EmptyState, ErrorState, Kas, LoadingRows, TimeAgo, TransactionLink } from '../ui';
+import { AddressLink, Card, EmptyState, ErrorState, Kas, LoadingRows, ScrollArea, TimeAgo, TransactionLink } from '../ui';
 import { kasText, percentText, tokenAmount, usdText } from './token-format';
 
 const REFRESH_MS = 10_000;
@@ -81,8 +81,8 @@ function ActivitySection({ title, testId, caption, headers, list, count, empty, 
         {list.isPending && <LoadingRows rows={3} label={`Loading ${title.toLowerCase()}`} />}
         {!list.isPending && !list.isError && count === 0 && <EmptyState>{empty}</EmptyState>}
         {count > 0 && (
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[36rem] text-sm">
+          <ScrollArea label={caption}>
+            <table className="w-full min-w-[36rem] text-sm whitespace-nowrap">
               <caption className="sr-only">{caption}</caption>
               <thead>
                 <tr className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
@@ -99,7 +99,7 @@ function ActivitySection({ title, testId, caption, headers, list, count, empty, 
               </thead>
               <tbody>{children}</tbody>
             </table>
-          </div>
+          </ScrollArea>
         )}
         {list.isFetchingNextPage && <LoadingRows rows={2} label={`Loading more ${title.toLowerCase()}`} />}
         {list.hasNextPage && !list.isFetchingNextPage && (
@@ -174,7 +174,7 @@ function OperationStatus({ operation }: { operation: TokenOperation }) {
   if (operation.accepted) return <span className="text-emerald-700 dark:text-emerald-400">applied</span>;
   return (
     <span className="text-red-700 dark:text-red-400">
-      failed{operation.opError === null ? '' : <span className="block text-xs break-words">{operation.opError}</span>}
+      failed{operation.opError === null ? '' : <span className="block max-w-64 min-w-48 text-xs break-words whitespace-normal">{operation.opError}</span>}
     </span>
   );
 }
