@@ -176,10 +176,10 @@ export function MempoolView({ initialEntries, openedAt }: { initialEntries: Node
                 <thead>
                   <tr className="text-left text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
                     <th scope="col" className="py-2 pr-3 font-medium">Transaction</th>
-                    <th scope="col" className="py-2 pr-3 text-right font-medium">Fee</th>
-                    <th scope="col" className="py-2 pr-3 text-right font-medium" title="Fee ÷ mass">
+                    <th scope="col" className="py-2 pr-3 text-right font-medium" title="Fee ÷ the larger of compute and storage mass">
                       Fee rate
                     </th>
+                    <th scope="col" className="py-2 pr-3 text-right font-medium">Fee</th>
                     <th scope="col" className="py-2 pr-3 text-right font-medium" title="Compute mass (kaspad's verboseData.computeMass)">
                       Compute mass
                     </th>
@@ -201,11 +201,11 @@ export function MempoolView({ initialEntries, openedAt }: { initialEntries: Node
                       <td className="py-2 pr-3">
                         <TransactionLink id={row.transactionId} />
                       </td>
-                      <td className="py-2 pr-3 text-right" data-field="fee">
-                        {row.fee === null ? <span className={MUTED}>unknown</span> : <Kas sompi={row.fee} digits={8} />}
-                      </td>
                       <td className="py-2 pr-3 text-right tabular-nums" data-field="fee-rate">
                         {row.feeRate === null ? <span className={MUTED}>unknown</span> : formatFeeRate(row.feeRate)}
+                      </td>
+                      <td className="py-2 pr-3 text-right" data-field="fee">
+                        {row.fee === null ? <span className={MUTED}>unknown</span> : <Kas sompi={row.fee} digits={8} />}
                       </td>
                       <td className="py-2 pr-3 text-right tabular-nums" data-field="compute-mass">
                         {formatInteger(row.computeMass)} g
