@@ -82,7 +82,7 @@ function ActivitySection({ title, testId, caption, headers, list, count, empty, 
         {!list.isPending && !list.isError && count === 0 && <EmptyState>{empty}</EmptyState>}
         {count > 0 && (
           <ScrollArea label={caption}>
-            <table className="w-full min-w-[36rem] text-sm whitespace-nowrap">
+            <table className="stack-on-phone w-full text-sm sm:min-w-[36rem] sm:whitespace-nowrap">
               <caption className="sr-only">{caption}</caption>
               <thead>
                 <tr className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
@@ -153,16 +153,16 @@ function Holders({ ticker, token, initialPage }: { ticker: string; token: TokenM
         const share = supplyShare(holder, minted);
         return (
           <tr key={holder.address} className={ROW} data-testid="token-holder-row">
-            <td className="py-2 pr-3">
+            <td data-label="Address" className="py-2 pr-3">
               <AddressLink address={holder.address} />
             </td>
-            <td className="py-2 pr-3 text-right">
+            <td data-label="Balance" className="py-2 pr-3 text-right">
               <Amount units={holder.balance} decimals={token.decimal} />
             </td>
-            <td className={`py-2 pr-3 text-right ${MUTED}`}>
+            <td data-label="Locked" className={`py-2 pr-3 text-right ${MUTED}`}>
               <Amount units={holder.locked} decimals={token.decimal} />
             </td>
-            <td className="py-2 text-right tabular-nums">{share === null ? '—' : percentText(share)}</td>
+            <td data-label="Share" className="py-2 text-right tabular-nums">{share === null ? '—' : percentText(share)}</td>
           </tr>
         );
       })}
@@ -212,21 +212,21 @@ function Operations({ ticker, decimals, initialPage }: { ticker: string; decimal
     >
       {rows.map((operation) => (
         <tr key={operation.opScore.toString()} className={ROW} data-testid="token-operation-row">
-          <td className="py-2 pr-3">
+          <td data-label="Transaction" className="py-2 pr-3">
             <TransactionLink id={operation.transactionId} />
           </td>
-          <td className="py-2 pr-3 font-medium">{operation.op}</td>
-          <td className="py-2 pr-3">
+          <td data-label="Op" className="py-2 pr-3 font-medium">{operation.op}</td>
+          <td data-label="From" className="py-2 pr-3">
             <AddressLink address={operation.from} />
           </td>
-          <td className="py-2 pr-3">{operation.to === null ? <span className={MUTED}>—</span> : <AddressLink address={operation.to} />}</td>
-          <td className="py-2 pr-3 text-right">
+          <td data-label="To" className="py-2 pr-3">{operation.to === null ? <span className={MUTED}>—</span> : <AddressLink address={operation.to} />}</td>
+          <td data-label="Amount" className="py-2 pr-3 text-right">
             {operation.amount === null ? <span className={MUTED}>—</span> : <Amount units={operation.amount} decimals={decimals} />}
           </td>
-          <td className="py-2 pr-3">
+          <td data-label="Status" className="py-2 pr-3">
             <OperationStatus operation={operation} />
           </td>
-          <td className={`py-2 ${MUTED}`}>
+          <td data-label="Time" className={`py-2 ${MUTED}`}>
             <TimeAgo time={operation.timestamp} />
           </td>
         </tr>
@@ -268,26 +268,26 @@ function Fills({ ticker, decimals, initialPage }: { ticker: string; decimals: nu
     >
       {rows.map((fill) => (
         <tr key={fill.opScore.toString()} className={ROW} data-testid="token-fill-row">
-          <td className="py-2 pr-3">
+          <td data-label="Transaction" className="py-2 pr-3">
             <TransactionLink id={fill.transactionId} />
           </td>
-          <td className="py-2 pr-3">
+          <td data-label="Seller" className="py-2 pr-3">
             <AddressLink address={fill.seller} />
           </td>
-          <td className="py-2 pr-3">
+          <td data-label="Buyer" className="py-2 pr-3">
             <AddressLink address={fill.buyer} />
           </td>
-          <td className="py-2 pr-3 text-right">
+          <td data-label="Amount" className="py-2 pr-3 text-right">
             <Amount units={fill.amount} decimals={decimals} />
           </td>
-          <td className="py-2 pr-3 text-right tabular-nums">
+          <td data-label="Price" className="py-2 pr-3 text-right tabular-nums">
             <span className="block">{kasText(fill.priceKas)}</span>
             {fill.priceUsd !== null && <span className={`block text-xs ${MUTED}`}>{usdText(fill.priceUsd)}</span>}
           </td>
-          <td className="py-2 pr-3 text-right">
+          <td data-label="Paid" className="py-2 pr-3 text-right">
             <Kas sompi={BigInt(fill.priceSompi)} />
           </td>
-          <td className={`py-2 ${MUTED}`}>
+          <td data-label="Time" className={`py-2 ${MUTED}`}>
             <TimeAgo time={fill.timestamp} />
           </td>
         </tr>
