@@ -134,11 +134,13 @@ function startServer(port: number): { process: ChildProcess; dataDir: string } {
 
 async function stopServer(server: { process: ChildProcess; dataDir: string }): Promise<void> {
   const pid = server.process.pid;
-  if (pid !== undefined && server.process.exitCode === null) {
+  // A process ended by a signal keeps exitCode null and sets signalCode instead.
+  const running = () => server.process.exitCode === null && server.process.signalCode === null;
+  if (pid !== undefined && running()) {
     const exited = new Promise((resolve) => server.process.once('exit', resolve));
     process.kill(-pid, 'SIGTERM');
     await Promise.race([exited, sleep(10_000)]);
-    if (server.process.exitCode === null) process.kill(-pid, 'SIGKILL');
+    if (running()) process.kill(-pid, 'SIGKILL');
   }
   rmSync(server.dataDir, { recursive: true, force: true });
 }
