@@ -1,6 +1,6 @@
 'use client';
 
-import { useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 
 type ThemeChoice = 'system' | 'light' | 'dark';
 
@@ -43,6 +43,9 @@ function subscribeTheme(listener: () => void): () => void {
 
 export function ThemeToggle() {
   const choice = useSyncExternalStore<ThemeChoice>(subscribeTheme, storedChoice, () => 'system');
+  // The boot script set the class before paint; should React ever re-create the document's attributes (recovering
+  // from a failed hydration), this puts the reader's theme back.
+  useEffect(() => apply(storedChoice()), []);
 
   function handleClick() {
     const next = NEXT_CHOICE[choice];

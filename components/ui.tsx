@@ -1,30 +1,76 @@
 'use client';
 
 import Link from 'next/link';
-import { useState, useSyncExternalStore, type ReactNode } from 'react';
-import { absoluteTime, kasDisplay, kasExact, relativeTime, shortAddress, shortHash } from '@/lib/web/format';
+import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { copyOutcomeText, copyText, type CopyOutcome } from '@/lib/web/clipboard';
+import { absoluteTime, compactTime, kasDisplay, kasExact, relativeTime, shortAddress, shortHash } from '@/lib/web/format';
 import { pages } from '@/lib/web/urls';
 import { ApiProblem } from '@/lib/web/queries';
 
 /** Shared building blocks of the explorer's pages: links to entities, amounts, times, copy, loading and error states. */
 
+function CopyIcon({ done }: { done: boolean }) {
+  return (
+    <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.5">
+      {done ? (
+        <path d="M3 8.5l3 3 7-7" strokeLinecap="round" strokeLinejoin="round" />
+      ) : (
+        <>
+          <rect x="5.5" y="5.5" width="8" height="8" rx="1.5" />
+          <path d="M10.5 3.5v-.5a1.5 1.5 0 0 0-1.5-1.5H4A1.5 1.5 0 0 0 2.5 3v5A1.5 1.5 0 0 0 4 9.5h.5" />
+        </>
+      )}
+    </svg>
+  );
+}
+
+const COPY_MESSAGE_MS = 2500;
+
+/**
+ * Copies `text` and says how it went next to the button: through the clipboard API, through the browser's copy
+ * command where the page has no clipboard access (plain http on a LAN address), or, when both are blocked, with the
+ * text selected in a field for the reader to copy by hand.
+ */
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
-  const [copied, setCopied] = useState(false);
+  const [outcome, setOutcome] = useState<CopyOutcome | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
   async function handleClick() {
-    await navigator.clipboard.writeText(text);
-    setCopied(true);
-    setTimeout(() => setCopied(false), 1500);
+    const result = await copyText(text);
+    setOutcome(result);
+    clearTimeout(timer.current);
+    if (result !== 'blocked') timer.current = setTimeout(() => setOutcome(null), COPY_MESSAGE_MS);
   }
   return (
-    <button
-      type="button"
-      onClick={handleClick}
-      className="ml-1 inline-flex items-center rounded px-1 text-xs text-slate-500 hover:bg-slate-200 hover:text-slate-900 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-slate-100"
-      aria-label={`${label}: ${text}`}
-      title={copied ? 'Copied' : label}
-    >
-      {copied ? '✓' : '⧉'}
-    </button>
+    <span className="relative ml-1 inline-flex items-center">
+      <button
+        type="button"
+        onClick={handleClick}
+        className="inline-flex h-6 w-6 items-center justify-center rounded text-slate-500 hover:bg-slate-200 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-teal-600 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-slate-100"
+        aria-label={label}
+        title={label}
+        data-testid="copy-button"
+      >
+        <CopyIcon done={outcome === 'copied' || outcome === 'copied-by-fallback'} />
+      </button>
+      <span role="status" aria-live="polite" data-copy-outcome={outcome ?? undefined}>
+        {outcome !== null && (
+          <span className="absolute top-full right-0 z-30 mt-1 w-max max-w-[min(18rem,80vw)] rounded bg-slate-900 px-2 py-1 text-left font-sans text-xs font-normal whitespace-normal text-white shadow dark:bg-slate-700">
+            {copyOutcomeText(outcome)}
+            {outcome === 'blocked' && (
+              <input
+                readOnly
+                value={text}
+                aria-label="Text to copy"
+                ref={(input) => input?.select()}
+                onBlur={() => setOutcome(null)}
+                className="mt-1 block w-full rounded bg-white px-1 font-mono text-slate-900"
+              />
+            )}
+          </span>
+        )}
+      </span>
+    </span>
   );
 }
 
@@ -98,21 +144,93 @@ function subscribeClock(listener: () => void): () => void {
   };
 }
 
-function useNow(): number | null {
-  return useSyncExternalStore(
-    subscribeClock,
-    () => clockNow || Date.now(),
-    () => null,
-  );
+/** While nothing subscribes, the current second, so that repeated reads within a render agree. */
+function clockSnapshot(): number {
+  return clockTimer === undefined ? Math.floor(Date.now() / 1000) * 1000 : clockNow;
 }
 
-/** Relative time that keeps itself current, the absolute UTC time on hover. Renders the absolute time until mounted. */
+/**
+ * The server's clock when it rendered the page (set once by the root layout). Relative times are rendered against it
+ * on the server and while hydrating, so the server's text and the first client render agree; the live clock takes
+ * over right after.
+ */
+const ServerNowContext = createContext<number | null>(null);
+
+export function ServerNowProvider({ now, children }: { now: number; children: ReactNode }) {
+  return <ServerNowContext.Provider value={now}>{children}</ServerNowContext.Provider>;
+}
+
+/** Epoch ms, ticking each second; the server's render time on the server and while hydrating (null without one). */
+export function useNow(): number | null {
+  const serverNow = useContext(ServerNowContext);
+  return useSyncExternalStore(subscribeClock, clockSnapshot, () => serverNow);
+}
+
+/** Relative time that keeps itself current, the absolute UTC time on hover. */
 export function TimeAgo({ time }: { time: number }) {
   const now = useNow();
   return (
     <time dateTime={new Date(time).toISOString()} title={absoluteTime(time)} className="whitespace-nowrap">
-      {now === null ? absoluteTime(time) : relativeTime(time, now)}
+      {now === null ? compactTime(time) : relativeTime(time, now)}
     </time>
+  );
+}
+
+type Overflow = { left: boolean; right: boolean };
+
+/**
+ * A horizontally scrolling region for content wider than a phone (tables). It is marked `data-scroll-container`
+ * (the page-wide overflow test allows wide content only inside such a region) and, while content is hidden to a
+ * side, fades that edge and says that it scrolls.
+ */
+export function ScrollArea({ label, children }: { label: string; children: ReactNode }) {
+  const region = useRef<HTMLDivElement>(null);
+  const [overflow, setOverflow] = useState<Overflow>({ left: false, right: false });
+  useEffect(() => {
+    const element = region.current;
+    if (element === null) return;
+    const measure = () => {
+      const hidden = element.scrollWidth - element.clientWidth;
+      const next = { left: hidden > 1 && element.scrollLeft > 1, right: hidden > 1 && element.scrollLeft < hidden - 1 };
+      setOverflow((current) => (current.left === next.left && current.right === next.right ? current : next));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild !== null) observer.observe(element.firstElementChild);
+    element.addEventListener('scroll', measure, { passive: true });
+    return () => {
+      observer.disconnect();
+      element.removeEventListener('scroll', measure);
+    };
+  }, []);
+  const scrolls = overflow.left || overflow.right;
+  return (
+    <div className="relative">
+      {scrolls && (
+        <p className="mb-1 text-right text-xs text-slate-500 dark:text-slate-400" data-testid="scroll-cue">
+          <span aria-hidden="true">{overflow.left ? '← ' : ''}</span>
+          scroll sideways for more
+          <span aria-hidden="true">{overflow.right ? ' →' : ''}</span>
+        </p>
+      )}
+      <div
+        ref={region}
+        data-scroll-container=""
+        role={scrolls ? 'region' : undefined}
+        aria-label={scrolls ? label : undefined}
+        tabIndex={scrolls ? 0 : undefined}
+        className="overflow-x-auto overscroll-x-contain focus-visible:outline-2 focus-visible:outline-teal-600"
+      >
+        {children}
+      </div>
+      {overflow.left && (
+        <span aria-hidden="true" className="pointer-events-none absolute bottom-0 left-0 top-5 w-6 bg-gradient-to-r from-white dark:from-slate-900" />
+      )}
+      {overflow.right && (
+        <span aria-hidden="true" className="pointer-events-none absolute bottom-0 right-0 top-5 w-6 bg-gradient-to-l from-white dark:from-slate-900" />
+      )}
+    </div>
   );
 }
 

@@ -1,7 +1,10 @@
 import type { Metadata } from 'next';
+import { Suspense } from 'react';
 import { ApiConsole } from '@/components/console/api-console';
+import { LoadingRows } from '@/components/ui';
 import { getRuntime } from '@/lib/runtime';
 import { shareMetadata } from '@/lib/runtime/page-support';
+import { withoutResponseExamples } from '@/lib/web/api-operations';
 import { pages, parseConsoleRequest } from '@/lib/web/urls';
 import { loadLiveOperations } from './live-examples';
 
@@ -28,12 +31,28 @@ function searchOf(values: Record<string, string | string[] | undefined>): URLSea
   return search;
 }
 
-/** The "try it" console: the operations of the OpenAPI document with live examples; calls go from the browser
- *  straight to /v1 with the visitor's key. The demo key (embedded devnet only) is meant for visitors. */
-export default async function ConsolePage({ searchParams }: Props) {
-  const [{ groups }, runtime, search] = await Promise.all([loadLiveOperations(), getRuntime(), searchParams]);
+async function LiveConsole({ search }: { search: URLSearchParams }) {
+  const [{ groups }, runtime] = await Promise.all([loadLiveOperations(), getRuntime()]);
+  if (groups.length === 0) return <p role="alert">The API description could not be loaded; try again in a moment.</p>;
   const routes = groups.flatMap((group) => group.operations.map((operation) => operation.route));
-  const initialRequest = parseConsoleRequest(searchOf(search), routes);
+  const initialRequest = parseConsoleRequest(search, routes);
+  return (
+    <ApiConsole
+      key={JSON.stringify(initialRequest)}
+      groups={withoutResponseExamples(groups)}
+      initialRequest={initialRequest}
+      demoApiKey={runtime.api.demoApiKey}
+    />
+  );
+}
+
+/**
+ * The "try it" console: the operations of the OpenAPI document with live examples; calls go from the browser
+ * straight to /v1 with the visitor's key. The demo key (embedded devnet only) is meant for visitors. The form streams
+ * in once the live examples are read, after the page's head.
+ */
+export default async function ConsolePage({ searchParams }: Props) {
+  const search = searchOf(await searchParams);
   return (
     <main className="mx-auto max-w-7xl space-y-4 px-4 py-6">
       <h1 className="text-xl font-semibold">API console</h1>
@@ -41,16 +60,9 @@ export default async function ConsolePage({ searchParams }: Props) {
         Pick an endpoint, fill in its parameters (prefilled from the live chain) and send it to <code>/v1</code> with
         your API key. Each call is metered like any other client&apos;s.
       </p>
-      {groups.length === 0 ? (
-        <p role="alert">The API description could not be loaded; try again in a moment.</p>
-      ) : (
-        <ApiConsole
-          key={JSON.stringify(initialRequest)}
-          groups={groups}
-          initialRequest={initialRequest}
-          demoApiKey={runtime.api.demoApiKey}
-        />
-      )}
+      <Suspense fallback={<LoadingRows rows={10} label="Loading the console" />}>
+        <LiveConsole search={search} />
+      </Suspense>
     </main>
   );
 }

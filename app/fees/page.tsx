@@ -2,15 +2,18 @@ import type { Metadata } from 'next';
 import { FeesView } from '@/components/fees/fees-view';
 import type { NodeFeeEstimate } from '@/lib/api/node-format';
 import { callV1 } from '@/lib/runtime/explorer';
+import { shareMetadata } from '@/lib/runtime/page-support';
 import { pages } from '@/lib/web/urls';
 
 export const dynamic = 'force-dynamic';
 
-export const metadata: Metadata = {
-  title: 'Fees',
-  description: 'Live Kaspa fee estimate buckets (priority, normal, low) and their recent history.',
-  alternates: { canonical: pages.fees() },
-};
+export function generateMetadata(): Promise<Metadata> {
+  return shareMetadata({
+    path: pages.fees(),
+    title: 'Fees',
+    description: 'Live Kaspa fee estimate buckets (priority, normal, low) and their recent history.',
+  });
+}
 
 export default async function FeesPage() {
   const result = await callV1('GET /v1/rpc/getFeeEstimate');

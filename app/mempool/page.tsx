@@ -2,15 +2,18 @@ import type { Metadata } from 'next';
 import { MempoolView } from '@/components/mempool/mempool-view';
 import type { NodeMempoolEntry } from '@/lib/api/node-format';
 import { callV1 } from '@/lib/runtime/explorer';
+import { requestTime, shareMetadata } from '@/lib/runtime/page-support';
 import { pages } from '@/lib/web/urls';
 
 export const dynamic = 'force-dynamic';
 
-export const metadata: Metadata = {
-  title: 'Mempool',
-  description: 'Live Kaspa mempool: pending transactions, fee rates and what the next blocks would take.',
-  alternates: { canonical: pages.mempool() },
-};
+export function generateMetadata(): Promise<Metadata> {
+  return shareMetadata({
+    path: pages.mempool(),
+    title: 'Mempool',
+    description: 'Live Kaspa mempool: pending transactions, fee rates and what the next blocks would take.',
+  });
+}
 
 export default async function MempoolPage() {
   const result = await callV1('GET /v1/rpc/getMempoolEntries', { query: { includeOrphanPool: true, filterTransactionPool: false } });
@@ -18,7 +21,7 @@ export default async function MempoolPage() {
   return (
     <main className="mx-auto max-w-7xl space-y-4 px-4 py-6">
       <h1 className="text-xl font-semibold">Mempool</h1>
-      <MempoolView initialEntries={initial} />
+      <MempoolView initialEntries={initial} openedAt={requestTime()} />
     </main>
   );
 }

@@ -3,8 +3,9 @@
 import { useMutation } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useId, useMemo, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { InlineMarkup } from '@/components/docs/prose';
 import { CopyButton } from '@/components/ui';
-import type { FieldSpec, OperationGroup, OperationSpec } from '@/lib/web/api-operations';
+import type { FieldSpec, OperationGroup, OperationSummary } from '@/lib/web/api-operations';
 import { consoleCall, sendConsoleCall, shareableRequest, type ConsoleCall, type ConsoleResult } from '@/lib/web/console-call';
 import { formatJson, nextPageCursor } from '@/lib/web/json-view';
 import { parseJson, type JsonObject } from '@/lib/rpc/json';
@@ -21,7 +22,7 @@ interface FormState {
   body: string;
 }
 
-function examplesOf(operation: OperationSpec): FormState {
+function examplesOf(operation: OperationSummary): FormState {
   const params: Record<string, string> = {};
   const query: Record<string, string> = {};
   for (const parameter of operation.parameters) {
@@ -32,7 +33,7 @@ function examplesOf(operation: OperationSpec): FormState {
   return { route: operation.route, params, query, body };
 }
 
-function stateOf(operation: OperationSpec, request: ConsoleRequest | null): FormState {
+function stateOf(operation: OperationSummary, request: ConsoleRequest | null): FormState {
   const examples = examplesOf(operation);
   if (request === null) return examples;
   return {
@@ -114,7 +115,11 @@ function FieldInput({
           ))}
         </select>
       )}
-      {field.description !== undefined && <p className="text-xs text-slate-600 dark:text-slate-400">{field.description}</p>}
+      {field.description !== undefined && (
+        <p className="text-xs text-slate-600 dark:text-slate-400">
+          <InlineMarkup text={field.description} />
+        </p>
+      )}
     </div>
   );
 }
@@ -165,7 +170,7 @@ function ResultView({ result, call }: { result: ConsoleResult; call: ConsoleCall
         <span>
           {result.status} {result.statusText}
         </span>
-        <span className="font-mono text-xs font-normal">
+        <span className="min-w-0 font-mono text-xs font-normal [overflow-wrap:anywhere]" data-testid="console-request-line">
           {call.method} {call.path}
         </span>
         <span className="text-xs font-normal">{result.durationMs.toFixed(0)} ms</span>
@@ -198,13 +203,13 @@ function ResultView({ result, call }: { result: ConsoleResult; call: ConsoleCall
         <summary className="cursor-pointer text-slate-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-teal-500 dark:text-slate-400">
           Raw body
         </summary>
-        <div className="relative">
-          <pre data-testid="console-raw-body" className="max-h-96 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-100 p-2 font-mono dark:bg-slate-900">
-            {result.text}
-          </pre>
-          <div className="absolute right-1 top-1">
+        <div className="mt-1 rounded bg-slate-100 dark:bg-slate-900">
+          <div className="flex justify-end border-b border-slate-200 px-1 dark:border-slate-800">
             <CopyButton text={result.text} label="Copy the response body" />
           </div>
+          <pre data-testid="console-raw-body" className="max-h-96 overflow-auto whitespace-pre-wrap break-all p-2 font-mono">
+            {result.text}
+          </pre>
         </div>
       </details>
     </section>
@@ -212,7 +217,7 @@ function ResultView({ result, call }: { result: ConsoleResult; call: ConsoleCall
 }
 
 export interface ApiConsoleProps {
-  groups: OperationGroup[];
+  groups: OperationGroup<OperationSummary>[];
   initialRequest: ConsoleRequest | null;
   demoApiKey: string | null;
 }

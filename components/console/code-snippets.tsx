@@ -42,20 +42,24 @@ export function CodeSnippets({ request, apiKey }: { request: Omit<SnippetRequest
         />
         Include my key (otherwise read from <code>$DAGBOARD_API_KEY</code>)
       </label>
-      <div className="relative">
+      <div className="overflow-hidden rounded bg-slate-900">
+        <div className="flex items-center justify-between gap-2 border-b border-slate-700 px-3 py-1 text-xs text-slate-300">
+          <span>{chosen.label}</span>
+          <span className="text-slate-300 [&_button]:text-slate-300 [&_button:hover]:bg-slate-700 [&_button:hover]:text-white">
+            <CopyButton text={code} label={`Copy as ${chosen.label}`} />
+          </span>
+        </div>
         <pre
           id={`${id}-code`}
           role="tabpanel"
           aria-label={`${chosen.label} code`}
           tabIndex={0}
           data-language={chosen.id}
-          className="max-h-72 overflow-auto rounded bg-slate-900 p-3 font-mono text-xs text-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-teal-500"
+          data-scroll-container=""
+          className="max-h-72 overflow-auto p-3 font-mono text-xs text-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-teal-500"
         >
           {code}
         </pre>
-        <div className="absolute right-1 top-1 rounded bg-slate-100 dark:bg-slate-800">
-          <CopyButton text={code} label={`Copy as ${chosen.label}`} />
-        </div>
       </div>
     </section>
   );

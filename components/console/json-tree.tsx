@@ -61,18 +61,28 @@ function Node({ name, value, depth }: { name: string | number | null; value: Jso
     );
   }
   return (
-    <details open={open} onToggle={(event) => setOpen(event.currentTarget.open)} className="group pl-4">
-      <summary className="-ml-4 cursor-pointer list-none rounded pl-4 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-teal-500 dark:hover:bg-slate-800">
-        <span aria-hidden="true" className="-ml-4 inline-block w-4 text-slate-400 group-open:rotate-90">
-          ▸
-        </span>
+    <details open={open} onToggle={(event) => setOpen(event.currentTarget.open)} className="pl-4" data-json-node={open ? 'open' : 'collapsed'}>
+      <summary className="-ml-4 cursor-pointer list-none rounded pl-4 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-teal-500 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden">
+        <svg
+          viewBox="0 0 16 16"
+          width="10"
+          height="10"
+          aria-hidden="true"
+          className={`-ml-3.5 mr-1 inline-block align-[-1px] text-slate-400 transition-transform ${open ? 'rotate-90' : ''}`}
+          fill="currentColor"
+        >
+          <path d="M5 2.5 12 8l-7 5.5z" />
+        </svg>
         <Key name={name} />
         <span className="text-slate-500">{opening}</span>
-        <span className="text-xs text-slate-500 group-open:hidden dark:text-slate-400">
-          {' '}
-          {entries.length} {Array.isArray(value) ? (entries.length === 1 ? 'item' : 'items') : entries.length === 1 ? 'key' : 'keys'}{' '}
-          {close}
-        </span>
+        {!open && (
+          <>
+            <span className="mx-1 rounded bg-slate-100 px-1 text-[0.7rem] text-slate-600 dark:bg-slate-800 dark:text-slate-300">
+              {entries.length} {Array.isArray(value) ? (entries.length === 1 ? 'item' : 'items') : entries.length === 1 ? 'key' : 'keys'}
+            </span>
+            <span className="text-slate-500">{close}</span>
+          </>
+        )}
       </summary>
       {open &&
         entries.slice(0, limit).map(([key, item]) => <Node key={key} name={key} value={item} depth={depth + 1} />)}
@@ -93,7 +103,7 @@ function Node({ name, value, depth }: { name: string | number | null; value: Jso
 /** A JSON value as a tree of collapsible nodes; hashes, addresses and tickers link to their explorer pages. */
 export function JsonTree({ value, label }: { value: JsonValue; label: string }) {
   return (
-    <div role="group" aria-label={label} className="-ml-4 overflow-x-auto font-mono text-xs leading-5">
+    <div role="group" aria-label={label} data-scroll-container="" className="-ml-4 overflow-x-auto font-mono text-xs leading-5">
       <Node name={null} value={value} depth={0} />
     </div>
   );

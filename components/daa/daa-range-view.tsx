@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { ShowApiCall } from '@/components/show-api-call';
-import { BlockLink, Card, EmptyState, Kas, TimeAgo, TransactionLink } from '@/components/ui';
+import { BlockLink, Card, EmptyState, Kas, ScrollArea, TimeAgo, TransactionLink } from '@/components/ui';
 import { absoluteTime, formatInteger } from '@/lib/web/format';
 import { useResource } from '@/lib/web/queries';
 import { resources, type ResultOf } from '@/lib/web/resources';
@@ -171,8 +171,8 @@ export function DaaRangeView({
             one range.
           </EmptyState>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
+          <ScrollArea label="Blocks in the range">
+            <table className="w-full text-left text-sm whitespace-nowrap">
               <caption className="sr-only">Blocks in the range, newest first</caption>
               <thead className="text-xs uppercase text-slate-500 dark:text-slate-400">
                 <tr>
@@ -201,7 +201,7 @@ export function DaaRangeView({
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollArea>
         )}
       </Card>
 
@@ -209,8 +209,8 @@ export function DaaRangeView({
         {transactions.length === 0 ? (
           <EmptyState>No transactions in these blocks.</EmptyState>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
+          <ScrollArea label="Transactions of the blocks in the range">
+            <table className="w-full text-left text-sm whitespace-nowrap">
               <caption className="sr-only">Transactions of the blocks in the range</caption>
               <thead className="text-xs uppercase text-slate-500 dark:text-slate-400">
                 <tr>
@@ -237,7 +237,7 @@ export function DaaRangeView({
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollArea>
         )}
       </Card>
     </main>

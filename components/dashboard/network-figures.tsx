@@ -5,7 +5,7 @@ import { useLiveDag, useLiveMempool, useLiveStatus } from '@/components/live-pro
 import { Skeleton } from '@/components/ui';
 import type { NodeDagInfo, NodeFeeEstimate, NodeFeerateBucket } from '@/lib/api/node-format';
 import type { LiveDag, LiveMempool } from '@/lib/runtime/live';
-import { formatFeeRate, formatHashrate, formatInteger } from '@/lib/web/format';
+import { formatFeeRate, formatHashrate, formatInteger, formatWait } from '@/lib/web/format';
 import { useResource } from '@/lib/web/queries';
 import { resources } from '@/lib/web/resources';
 
@@ -32,9 +32,9 @@ function Figure({ label, value, hint }: { label: string; value: ReactNode; hint?
 function bucketText(bucket: NodeFeerateBucket | undefined): ReactNode {
   if (bucket === undefined) return undefined;
   return (
-    <span title={`${bucket.feerate} sompi per gram, expected in ${bucket.estimatedSeconds.toFixed(1)} s`}>
+    <span title={`${bucket.feerate} sompi per gram, expected wait ${formatWait(bucket.estimatedSeconds)}`}>
       {formatFeeRate(bucket.feerate)}
-      <span className="ml-1 text-xs font-normal text-slate-600 dark:text-slate-400">~{bucket.estimatedSeconds.toFixed(1)} s</span>
+      <span className="ml-1 text-xs font-normal text-slate-600 dark:text-slate-400">{formatWait(bucket.estimatedSeconds)}</span>
     </span>
   );
 }

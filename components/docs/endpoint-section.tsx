@@ -1,117 +1,200 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import type { FieldSpec, OperationSpec } from '@/lib/web/api-operations';
-import { pages, type ConsoleRequest } from '@/lib/web/urls';
-import { Prose } from './prose';
+import { useState } from 'react';
+import type { FieldSpec, OperationGroup, OperationSummary } from '@/lib/web/api-operations';
+import { abbreviateArrays, formatJson } from '@/lib/web/json-view';
+import { ApiProblem, fetchResource } from '@/lib/web/queries';
+import type { AnyResource } from '@/lib/web/resources';
+import { curlSnippet } from '@/lib/web/request-snippets';
+import { absoluteUrl, pages, v1Path, type ConsoleRequest } from '@/lib/web/urls';
+import { DocTable } from './doc-table';
+import { InlineMarkup, PathText, Prose } from './prose';
+import { DOCUMENT_EXAMPLE_ONLY, groupAnchor } from './reference';
 
-export const TABLE = 'w-full border-collapse text-left text-sm';
-export const CELL = 'border-b border-slate-200 px-2 py-1 align-top dark:border-slate-700';
-export const CODE_BLOCK =
-  'max-h-96 overflow-auto rounded bg-slate-900 p-3 font-mono text-xs text-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-teal-500';
+const EXAMPLE_ARRAY_ITEMS = 2;
 
-export function FieldTable({ fields, caption }: { fields: FieldSpec[]; caption: string }) {
+type ReferenceOperation = OperationSummary;
+
+/** Parameters and body fields: a table from 640 px, one block per field (name, where, type, description) below. */
+function FieldTable({ fields, caption }: { fields: FieldSpec[]; caption: string }) {
   return (
-    <div className="overflow-x-auto">
-      <table className={TABLE}>
-        <caption className="py-1 text-left text-xs font-medium text-slate-600 dark:text-slate-400">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col" className={CELL}>Name</th>
-            <th scope="col" className={CELL}>In</th>
-            <th scope="col" className={CELL}>Type</th>
-            <th scope="col" className={CELL}>Description</th>
-          </tr>
-        </thead>
-        <tbody>
-          {fields.map((field) => (
-            <tr key={`${field.in}-${field.name}`}>
-              <td className={`${CELL} font-mono`}>
-                {field.name}
-                {field.required && <span className="text-rose-700 dark:text-rose-400"> (required)</span>}
-              </td>
-              <td className={CELL}>{field.in}</td>
-              <td className={`${CELL} font-mono text-xs`}>
-                {field.enum === undefined ? field.type : field.enum.join(' | ')}
-                {field.pattern !== undefined && <div className="text-slate-500 dark:text-slate-400">{field.pattern}</div>}
-                {field.default !== undefined && <div>default {field.default}</div>}
-              </td>
-              <td className={CELL}>{field.description ?? ''}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DocTable caption={caption} className="doc-fields" columns={[{ label: 'Name' }, { label: 'In' }, { label: 'Type' }, { label: 'Description' }]}>
+      {fields.map((field) => (
+        <tr key={`${field.in}-${field.name}`}>
+          <td className="font-mono font-medium">
+            {field.name}
+            {field.required && <span className="font-sans font-normal text-rose-700 dark:text-rose-400"> (required)</span>}
+          </td>
+          <td data-label="in">{field.in}</td>
+          <td className="font-mono text-xs" data-label="type">
+            {field.enum === undefined ? field.type : field.enum.join(' | ')}
+            {field.pattern !== undefined && <div className="text-slate-500 [overflow-wrap:anywhere] dark:text-slate-400">{field.pattern}</div>}
+            {field.default !== undefined && <div>default {field.default}</div>}
+          </td>
+          <td>
+            <InlineMarkup text={field.description ?? ''} />
+          </td>
+        </tr>
+      ))}
+    </DocTable>
   );
 }
 
-export interface EndpointExample {
-  request: ConsoleRequest;
-  curl: string;
-  response: { text: string; status: number; source: 'live' | 'document'; shortened: boolean };
+function exampleRequest(operation: ReferenceOperation): ConsoleRequest {
+  const pick = (where: FieldSpec['in']) =>
+    Object.fromEntries(
+      operation.parameters.flatMap((parameter) =>
+        parameter.in === where && parameter.example !== undefined ? [[parameter.name, parameter.example]] : [],
+      ),
+    );
+  const body = operation.body?.example;
+  return { route: operation.route, params: pick('path'), query: pick('query'), ...(body === undefined ? {} : { body }) };
 }
 
-/** One operation of the reference: what it does and costs, its parameters and body, an example call and answer. */
-export function EndpointSection({ operation, example }: { operation: OperationSpec; example: EndpointExample }) {
+function exampleCurl(operation: ReferenceOperation, request: ConsoleRequest, origin: string): string {
+  const bodyText = operation.method === 'POST' ? formatJson(request.body ?? {}) : undefined;
+  return curlSnippet({
+    method: operation.method,
+    url: absoluteUrl(origin, v1Path(operation.route, request.params, request.query)),
+    ...(bodyText === undefined ? {} : { body: bodyText }),
+    withKey: !operation.public,
+  });
+}
+
+function shortenedJson(value: unknown): { text: string; shortened: boolean } {
+  const shortened = abbreviateArrays(value, EXAMPLE_ARRAY_ITEMS);
+  return { text: formatJson(shortened.value), shortened: shortened.shortened };
+}
+
+/**
+ * The example answer, fetched when the reader opens it: through the explorer's same-origin path (the call is
+ * charged to the reader's per-client allowance like any page's), or the document's example for calls that change
+ * the chain. Not part of the page's HTML, which keeps the reference small and quick to serve.
+ */
+function ExampleResponse({ operation, request }: { operation: ReferenceOperation; request: ConsoleRequest }) {
+  const [opened, setOpened] = useState(false);
+  const fromDocument = DOCUMENT_EXAMPLE_ONLY.has(operation.operationId);
+  const live = useQuery({
+    queryKey: ['docs-example', operation.operationId],
+    queryFn: ({ signal }) => fetchResource({ route: operation.route } as AnyResource, request, signal),
+    enabled: opened && !fromDocument,
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+  let content: { text: string; status: number; source: 'live' | 'document'; shortened: boolean } | null = null;
+  if (fromDocument) content = { ...shortenedJson(operation.responseExample), status: 200, source: 'document' };
+  else if (live.data !== undefined) content = { ...shortenedJson(live.data), status: 200, source: 'live' };
+  const problem = live.error instanceof ApiProblem ? live.error.problem : null;
   return (
-    <section id={operation.operationId} aria-labelledby={`${operation.operationId}-heading`} className="scroll-mt-20 space-y-3 rounded border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900" data-operation={operation.operationId}>
-      <h3 id={`${operation.operationId}-heading`} className="flex flex-wrap items-baseline gap-2 text-base font-semibold">
-        <span className={`rounded px-1.5 py-0.5 font-mono text-xs text-white ${operation.method === 'GET' ? 'bg-sky-700' : 'bg-violet-700'}`}>
+    <details className="min-w-0" onToggle={(event) => setOpened(event.currentTarget.open)}>
+      <summary className="cursor-pointer text-xs font-medium text-slate-600 focus-visible:outline-2 focus-visible:outline-teal-600 dark:text-slate-400">
+        Example response
+        {fromDocument ? ' (from the OpenAPI document)' : ' (asked live from this deployment when opened)'}
+      </summary>
+      {live.isFetching && <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">Asking the API…</p>}
+      {live.isError && (
+        <p role="alert" className="mt-1 text-xs text-rose-800 dark:text-rose-300">
+          The example call answered {problem === null ? live.error.message : `${problem.status} ${problem.title}`}.
+        </p>
+      )}
+      {content !== null && (
+        <>
+          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+            {content.status} · {content.source === 'live' ? 'answered by this deployment just now' : 'from the OpenAPI document'}
+            {content.shortened && ' · arrays shortened to their first items'}
+          </p>
+          <pre
+            tabIndex={0}
+            aria-label={`Example response for ${operation.operationId}`}
+            className="doc-code"
+            data-scroll-container=""
+            data-testid="docs-example-response"
+            data-source={content.source}
+          >
+            {content.text}
+          </pre>
+        </>
+      )}
+    </details>
+  );
+}
+
+function EndpointSection({ operation, origin }: { operation: ReferenceOperation; origin: string }) {
+  const request = exampleRequest(operation);
+  return (
+    <section
+      id={operation.operationId}
+      aria-labelledby={`${operation.operationId}-heading`}
+      className="scroll-mt-20 space-y-3 rounded border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900"
+      data-operation={operation.operationId}
+    >
+      <h3 id={`${operation.operationId}-heading`} className="text-base font-semibold">
+        <span className={`mr-2 rounded px-1.5 py-0.5 align-[1px] font-mono text-xs text-white ${operation.method === 'GET' ? 'bg-sky-700' : 'bg-violet-700'}`}>
           {operation.method}
         </span>{' '}
-        <span className="break-all font-mono text-sm">{operation.path}</span>{' '}
+        <span className="mr-2 font-mono text-sm" data-testid="operation-path">
+          <PathText path={operation.path} />
+        </span>{' '}
         <span className="font-normal text-slate-700 dark:text-slate-300">{operation.summary}</span>
       </h3>
-      <p className="text-xs text-slate-600 dark:text-slate-400">
+      <p className="doc-note">
         <code>{operation.operationId}</code> · {operation.public ? 'public, free' : `${operation.costRu} RU per call · x-api-key`} ·{' '}
-        <Link href={pages.console(example.request)} className="text-teal-700 underline dark:text-teal-300">
+        <Link href={pages.console(request)} className="doc-link">
           Try it in the console
         </Link>
       </p>
       <Prose text={operation.description} />
       {operation.parameters.length > 0 && <FieldTable fields={operation.parameters} caption="Parameters" />}
       {operation.body !== undefined && (
-        <>
-          <FieldTable fields={operation.body.fields} caption={`Body (JSON object${operation.body.limitBytes === undefined ? '' : `, at most ${operation.body.limitBytes} bytes`})`} />
-        </>
+        <FieldTable
+          fields={operation.body.fields}
+          caption={`Body (JSON object${operation.body.limitBytes === undefined ? '' : `, at most ${operation.body.limitBytes} bytes`})`}
+        />
       )}
-      <div className="grid gap-3 xl:grid-cols-2">
-        <div className="min-w-0 space-y-1">
-          <h4 className="text-xs font-medium text-slate-600 dark:text-slate-400">Example request</h4>
-          <pre tabIndex={0} aria-label={`Example request for ${operation.operationId}`} className={CODE_BLOCK}>
-            {example.curl}
-          </pre>
-        </div>
-        <div className="min-w-0 space-y-1">
-          <h4 className="text-xs font-medium text-slate-600 dark:text-slate-400">
-            Example response ({example.response.status}) ·{' '}
-            {example.response.source === 'live'
-              ? 'answered by this deployment when the page was rendered'
-              : 'from the OpenAPI document'}
-            {example.response.shortened && ' · arrays shortened to their first items'}
-          </h4>
-          <pre
-            tabIndex={0}
-            aria-label={`Example response for ${operation.operationId}`}
-            className={CODE_BLOCK}
-            data-testid="docs-example-response"
-            data-source={example.response.source}
-          >
-            {example.response.text}
-          </pre>
-        </div>
+      <div className="min-w-0 space-y-1">
+        <h4 className="doc-note font-medium">Example request</h4>
+        <pre tabIndex={0} aria-label={`Example request for ${operation.operationId}`} className="doc-code" data-scroll-container="">
+          {exampleCurl(operation, request, origin)}
+        </pre>
       </div>
-      {operation.errorStatuses.length > 0 && (
-        <p className="text-xs text-slate-600 dark:text-slate-400">
-          Error codes:{' '}
-          {operation.problemCodes.map((code, index) => (
-            <span key={code}>
-              {index > 0 && ', '}
-              <a href={`#error-${code}`} className="font-mono text-teal-700 underline dark:text-teal-300">
-                {code}
-              </a>
-            </span>
-          ))}
+      <ExampleResponse operation={operation} request={request} />
+      {operation.problemCodes.length > 0 && (
+        <p className="doc-note">
+          <a href="#errors" className="doc-link">
+            Error codes
+          </a>
+          : <span className="font-mono">{operation.problemCodes.join(', ')}</span>
         </p>
       )}
     </section>
+  );
+}
+
+/**
+ * Every operation of the reference, grouped by the document's tags. A client component so that the page carries the
+ * operations as data once (rendered to HTML on the server all the same), not a second copy of their markup.
+ */
+export function ReferenceEndpoints({ groups, origin }: { groups: OperationGroup<OperationSummary>[]; origin: string }) {
+  return (
+    <>
+      {groups.map((group) => (
+        <section
+          key={group.tag}
+          id={groupAnchor(group.tag)}
+          aria-labelledby={`${groupAnchor(group.tag)}-heading`}
+          className="scroll-mt-20 space-y-3"
+        >
+          <h2 id={`${groupAnchor(group.tag)}-heading`} className="text-lg font-semibold text-slate-900 dark:text-slate-100">
+            {group.tag}
+          </h2>
+          <Prose text={group.description} />
+          {group.operations.map((operation) => (
+            <EndpointSection key={operation.operationId} operation={operation} origin={origin} />
+          ))}
+        </section>
+      ))}
+    </>
   );
 }

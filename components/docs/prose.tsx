@@ -1,5 +1,41 @@
 import { Fragment } from 'react';
 
+/** One line of the OpenAPI document's prose: `code` spans in backticks. */
+export function InlineMarkup({ text }: { text: string }) {
+  return (
+    <>
+      {text.split('`').map((part, index) =>
+        index % 2 === 1 ? (
+          <code key={index} className="doc-inline-code">
+            {part}
+          </code>
+        ) : (
+          <Fragment key={index}>{part}</Fragment>
+        ),
+      )}
+    </>
+  );
+}
+
+/** A URL path that may wrap after any slash, and only there (a narrow column never breaks it letter by letter). */
+export function PathText({ path }: { path: string }) {
+  const segments = path.split('/');
+  return (
+    <>
+      {segments.map((segment, index) => (
+        <Fragment key={index}>
+          {segment}
+          {index < segments.length - 1 && (
+            <>
+              /<wbr />
+            </>
+          )}
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
 /** The OpenAPI document's prose: paragraphs split on blank lines, `code` spans in backticks. */
 export function Prose({ text, className = '' }: { text: string; className?: string }) {
   return (
@@ -8,16 +44,8 @@ export function Prose({ text, className = '' }: { text: string; className?: stri
         .split(/\n{2,}/)
         .filter((paragraph) => paragraph.trim() !== '')
         .map((paragraph, index) => (
-          <p key={index} className={`text-sm text-slate-700 dark:text-slate-300 ${className}`}>
-            {paragraph.split('`').map((part, partIndex) =>
-              partIndex % 2 === 1 ? (
-                <code key={partIndex} className="rounded bg-slate-100 px-1 font-mono text-[0.85em] dark:bg-slate-800">
-                  {part}
-                </code>
-              ) : (
-                <Fragment key={partIndex}>{part}</Fragment>
-              ),
-            )}
+          <p key={index} className={`doc-prose ${className}`}>
+            <InlineMarkup text={paragraph} />
           </p>
         ))}
     </>

@@ -1,7 +1,7 @@
 'use client';
 
 import type { NodeFeeEstimate, NodeFeerateBucket } from '@/lib/api/node-format';
-import { formatFeeRate } from '@/lib/web/format';
+import { formatFeeRate, formatWait } from '@/lib/web/format';
 import { useFeeHistory, useResource } from '@/lib/web/queries';
 import { resources } from '@/lib/web/resources';
 import { Card, EmptyState, ErrorState, LoadingRows } from '../ui';
@@ -11,10 +11,6 @@ const REFRESH_MS = 2_000;
 /** A standard one-input, two-output payment weighs about 2,036 grams of compute mass. */
 const TYPICAL_MASS = 2_036;
 
-function seconds(value: number): string {
-  return value < 1 ? '< 1 s' : value < 90 ? `~${Math.round(value)} s` : `~${Math.round(value / 60)} min`;
-}
-
 function BucketRow({ label, bucket }: { label: string; bucket: NodeFeerateBucket }) {
   return (
     <tr className="border-t border-slate-200 dark:border-slate-800" data-testid="fee-bucket">
@@ -23,7 +19,7 @@ function BucketRow({ label, bucket }: { label: string; bucket: NodeFeerateBucket
       </th>
       <td className="py-2 pr-3 text-right tabular-nums">{formatFeeRate(bucket.feerate)}</td>
       <td className="py-2 pr-3 text-right tabular-nums">{Math.ceil(bucket.feerate * TYPICAL_MASS).toLocaleString('en')} sompi</td>
-      <td className="py-2 text-right tabular-nums">{seconds(bucket.estimatedSeconds)}</td>
+      <td className="py-2 text-right tabular-nums">{formatWait(bucket.estimatedSeconds)}</td>
     </tr>
   );
 }

@@ -1,33 +1,29 @@
 'use client';
 
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { NodeMempoolEntry } from '@/lib/api/node-format';
-import { formatFeeRate, formatInteger } from '@/lib/web/format';
+import { counted, formatDuration, formatFeeRate, formatInteger } from '@/lib/web/format';
 import { feeRateHistogram, mempoolRows, projectNextBlocks, type HistogramBin, type MempoolRow } from '@/lib/web/mempool-stats';
 import { useResource } from '@/lib/web/queries';
 import { resources } from '@/lib/web/resources';
-import { Card, EmptyState, ErrorState, Kas, LoadingRows, TimeAgo, TransactionLink } from '../ui';
+import { Card, EmptyState, ErrorState, Kas, LoadingRows, ScrollArea, TransactionLink, useNow } from '../ui';
 
 const REFRESH_MS = 2_000;
-const FIRST_SEEN_KEPT = 20_000;
-
-/** When this browser tab first saw each transaction (the node does not report arrival times). */
-const firstSeenAt = new Map<string, number>();
-
-function stampFirstSeen(rows: readonly MempoolRow[], now: number): ReadonlyMap<string, number> {
-  const stamped = new Map<string, number>();
-  for (const row of rows) {
-    const seen = firstSeenAt.get(row.transactionId) ?? now;
-    firstSeenAt.set(row.transactionId, seen);
-    stamped.set(row.transactionId, seen);
-  }
-  if (firstSeenAt.size > FIRST_SEEN_KEPT) {
-    for (const id of firstSeenAt.keys()) if (!stamped.has(id)) firstSeenAt.delete(id);
-  }
-  return stamped;
-}
 const ROWS_SHOWN = 200;
 const NEXT_BLOCKS = 3;
+/** Sightings kept for transactions that left the pool, so one that comes back (a reorg) keeps its first sighting. */
+const SIGHTINGS_KEPT = 20_000;
+
+const MUTED = 'text-slate-600 dark:text-slate-400';
+
+/**
+ * When this page first saw a transaction. kaspad reports no arrival time, so for the transactions already in the pool
+ * when the page opened the page knows only that they have waited at least since then (`sinceOpened`).
+ */
+interface Sighting {
+  at: number;
+  sinceOpened: boolean;
+}
 
 function binLabel(bin: HistogramBin): string {
   return bin.to === null ? `≥ ${bin.from}` : `${bin.from}–${bin.to}`;
@@ -35,18 +31,23 @@ function binLabel(bin: HistogramBin): string {
 
 function Histogram({ rows }: { rows: MempoolRow[] }) {
   const bins = feeRateHistogram(rows);
+  if (bins.length === 0) return <EmptyState>No transaction with a known fee is waiting.</EmptyState>;
   const largest = Math.max(1, ...bins.map((bin) => bin.count));
   return (
     <figure>
-      <figcaption className="mb-2 text-sm text-slate-600 dark:text-slate-400">Transactions by fee rate (sompi per gram)</figcaption>
+      <figcaption className={`mb-2 text-sm ${MUTED}`}>
+        Transactions by fee rate (sompi per gram of mass), from the lowest to the highest rate waiting
+      </figcaption>
       <ol className="space-y-1" data-testid="fee-histogram">
         {bins.map((bin) => (
-          <li key={bin.from} className="grid grid-cols-[5rem_1fr_3rem] items-center gap-2 text-xs">
-            <span className="text-right tabular-nums text-slate-600 dark:text-slate-400">{binLabel(bin)}</span>
+          <li key={bin.from} className="grid grid-cols-[6rem_1fr_3rem] items-center gap-2 text-xs" data-testid="fee-histogram-bin">
+            <span className={`text-right tabular-nums ${MUTED}`}>{binLabel(bin)}</span>
             <span className="h-3 rounded bg-slate-100 dark:bg-slate-800" aria-hidden="true">
               <span className="block h-3 rounded bg-teal-600" style={{ width: `${(bin.count / largest) * 100}%` }} />
             </span>
-            <span className="tabular-nums">{bin.count}</span>
+            <span className="tabular-nums" title={`${formatInteger(bin.mass)} grams`}>
+              {bin.count}
+            </span>
           </li>
         ))}
       </ol>
@@ -68,49 +69,92 @@ function NextBlocks({ rows }: { rows: MempoolRow[] }) {
       {blocks.map((block, index) => (
         <li key={index} className="rounded-md border border-slate-200 p-3 text-sm dark:border-slate-700">
           <p className="font-medium">{index === 0 ? 'Next block' : `Block +${index + 1}`}</p>
-          <p>{formatInteger(block.transactions)} transactions</p>
+          <p>{counted(block.transactions, 'transaction')}</p>
           <p>
             {formatFeeRate(block.minFeeRate)} – {formatFeeRate(block.maxFeeRate)}
           </p>
           <p>
             fees <Kas sompi={block.fees} digits={8} />
           </p>
-          <p className="text-slate-600 dark:text-slate-400">{formatInteger(block.mass)} grams</p>
+          <p className={MUTED}>{formatInteger(block.mass)} g</p>
         </li>
       ))}
     </ol>
   );
 }
 
-/** The node's mempool, refreshed every 2 s. Ages count from when this page first saw a transaction. */
-export function MempoolView({ initialEntries }: { initialEntries: NodeMempoolEntry[] | null }) {
+function Waiting({ sighting, now }: { sighting: Sighting; now: number | null }) {
+  if (now === null) return null;
+  const waited = formatDuration(now - sighting.at);
+  return sighting.sinceOpened ? (
+    <span title="In the pool already when this page opened: at least this long">≥ {waited}</span>
+  ) : (
+    <span title="First seen by this page this long ago">{waited}</span>
+  );
+}
+
+/** Records first sightings in `sightings` (this view's own map): a pure function of the entries and their fetch time. */
+function sight(
+  sightings: Map<string, Sighting>,
+  rows: readonly MempoolRow[],
+  fetchedAt: number,
+  openedAt: number,
+): ReadonlyMap<string, Sighting> {
+  for (const row of rows) {
+    if (!sightings.has(row.transactionId)) {
+      sightings.set(row.transactionId, { at: Math.max(fetchedAt, openedAt), sinceOpened: fetchedAt <= openedAt });
+    }
+  }
+  if (sightings.size > SIGHTINGS_KEPT) {
+    const current = new Set(rows.map((row) => row.transactionId));
+    for (const id of sightings.keys()) if (!current.has(id)) sightings.delete(id);
+  }
+  return sightings;
+}
+
+/**
+ * The node's mempool, refreshed every 2 s. Masses and fee rates as lib/web/mempool-stats.ts defines them; waiting
+ * times count from when this page (opened at `openedAt`, the server's clock) first saw a transaction.
+ */
+export function MempoolView({ initialEntries, openedAt }: { initialEntries: NodeMempoolEntry[] | null; openedAt: number }) {
   const mempool = useResource(
     resources.mempoolEntries,
     { query: { includeOrphanPool: true, filterTransactionPool: false } },
-    { refetchInterval: REFRESH_MS, initialData: initialEntries === null ? undefined : { mempoolEntries: initialEntries } },
+    {
+      refetchInterval: REFRESH_MS,
+      initialData: initialEntries === null ? undefined : { mempoolEntries: initialEntries },
+      initialDataUpdatedAt: openedAt,
+    },
   );
   const rows = useMemo(() => mempoolRows(mempool.data?.mempoolEntries ?? []), [mempool.data]);
-  const now = mempool.dataUpdatedAt;
-  const seen = useMemo(() => stampFirstSeen(rows, now), [rows, now]);
+  const [sightingStore] = useState(() => new Map<string, Sighting>());
+  const fetchedAt = mempool.dataUpdatedAt;
+  const sightings = useMemo(() => sight(sightingStore, rows, fetchedAt, openedAt), [sightingStore, rows, fetchedAt, openedAt]);
+  const now = useNow();
 
   if (mempool.isError) return <ErrorState error={mempool.error} onRetry={() => void mempool.refetch()} />;
   if (mempool.isPending) return <LoadingRows rows={8} label="Loading the mempool" />;
-  const orphans = rows.filter((row) => row.isOrphan).length;
-  const totalMass = rows.reduce((sum, row) => sum + row.mass, 0n);
-  const totalFees = rows.reduce((sum, row) => sum + row.fee, 0n);
+  const pool = rows.filter((row) => !row.isOrphan);
+  const orphans = rows.length - pool.length;
+  const waitingMass = pool.reduce((sum, row) => sum + row.mass, 0n);
+  const totalFees = pool.reduce((sum, row) => sum + (row.fee ?? 0n), 0n);
 
   return (
     <div className="space-y-6">
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" data-testid="mempool-summary">
         {[
-          ['Transactions', formatInteger(rows.length - orphans)],
-          ['Orphans', formatInteger(orphans)],
-          ['Total mass', `${formatInteger(totalMass)} g`],
-          ['Total fees', <Kas key="fees" sompi={totalFees} digits={8} />],
-        ].map(([label, value]) => (
-          <div key={String(label)} className="rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900">
-            <dt className="text-xs text-slate-500 dark:text-slate-400">{label}</dt>
-            <dd className="text-lg font-semibold tabular-nums">{value}</dd>
+          { label: 'Transactions', value: formatInteger(pool.length), hint: 'Waiting for a block, orphans not counted' },
+          { label: 'Orphans', value: formatInteger(orphans), hint: 'Waiting for a transaction they spend from' },
+          { label: 'Mass waiting', value: `${formatInteger(waitingMass)} g`, hint: 'Block space the waiting transactions take' },
+          { label: 'Fees waiting', value: <Kas key="fees" sompi={totalFees} digits={8} />, hint: 'Orphans’ fees are not known yet' },
+        ].map(({ label, value, hint }) => (
+          <div key={label} className="rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900">
+            <dt className="text-xs text-slate-500 dark:text-slate-400" title={hint}>
+              {label}
+            </dt>
+            <dd className="text-lg font-semibold tabular-nums" data-testid={`mempool-${label.toLowerCase().replace(' ', '-')}`}>
+              {value}
+            </dd>
           </div>
         ))}
       </dl>
@@ -126,38 +170,65 @@ export function MempoolView({ initialEntries }: { initialEntries: NodeMempoolEnt
         {rows.length === 0 ? (
           <EmptyState>The mempool is empty: every transaction the node knows is in a block.</EmptyState>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full text-sm" data-testid="mempool-entries">
-              <thead>
-                <tr className="text-left text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
-                  <th scope="col" className="py-2 pr-3 font-medium">Transaction</th>
-                  <th scope="col" className="py-2 pr-3 text-right font-medium">Fee</th>
-                  <th scope="col" className="py-2 pr-3 text-right font-medium">Fee rate</th>
-                  <th scope="col" className="hidden py-2 pr-3 text-right font-medium sm:table-cell">Mass</th>
-                  <th scope="col" className="hidden py-2 pr-3 font-medium sm:table-cell">Seen</th>
-                  <th scope="col" className="py-2 font-medium">State</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.slice(0, ROWS_SHOWN).map((row) => (
-                  <tr key={row.transactionId} className="border-t border-slate-200 dark:border-slate-800" data-testid="mempool-row">
-                    <td className="py-2 pr-3">
-                      <TransactionLink id={row.transactionId} />
-                    </td>
-                    <td className="py-2 pr-3 text-right">
-                      <Kas sompi={row.fee} digits={8} />
-                    </td>
-                    <td className="py-2 pr-3 text-right tabular-nums">{formatFeeRate(row.feeRate)}</td>
-                    <td className="hidden py-2 pr-3 text-right tabular-nums sm:table-cell">{formatInteger(row.mass)}</td>
-                    <td className="hidden py-2 pr-3 sm:table-cell">
-                      <TimeAgo time={seen.get(row.transactionId) ?? now} />
-                    </td>
-                    <td className="py-2">{row.isOrphan ? <span className="text-amber-700 dark:text-amber-400">orphan</span> : 'pending'}</td>
+          <>
+            <ScrollArea label="Mempool entries">
+              <table className="w-full text-sm whitespace-nowrap" data-testid="mempool-entries">
+                <thead>
+                  <tr className="text-left text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
+                    <th scope="col" className="py-2 pr-3 font-medium">Transaction</th>
+                    <th scope="col" className="py-2 pr-3 text-right font-medium" title="Fee ÷ the larger of compute and storage mass">
+                      Fee rate
+                    </th>
+                    <th scope="col" className="py-2 pr-3 text-right font-medium">Fee</th>
+                    <th scope="col" className="py-2 pr-3 text-right font-medium" title="Compute mass (kaspad's verboseData.computeMass)">
+                      Compute mass
+                    </th>
+                    <th scope="col" className="py-2 pr-3 text-right font-medium" title="Storage mass (kaspad's storageMass, also sent as mass)">
+                      Storage mass
+                    </th>
+                    <th scope="col" className="py-2 pr-3 text-right font-medium">Waiting</th>
+                    <th scope="col" className="py-2 font-medium">State</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                </thead>
+                <tbody>
+                  {rows.slice(0, ROWS_SHOWN).map((row) => (
+                    <tr
+                      key={row.transactionId}
+                      className="border-t border-slate-200 dark:border-slate-800"
+                      data-testid="mempool-row"
+                      data-transaction-id={row.transactionId}
+                    >
+                      <td className="py-2 pr-3">
+                        <TransactionLink id={row.transactionId} />
+                      </td>
+                      <td className="py-2 pr-3 text-right tabular-nums" data-field="fee-rate">
+                        {row.feeRate === null ? <span className={MUTED}>unknown</span> : formatFeeRate(row.feeRate)}
+                      </td>
+                      <td className="py-2 pr-3 text-right" data-field="fee">
+                        {row.fee === null ? <span className={MUTED}>unknown</span> : <Kas sompi={row.fee} digits={8} />}
+                      </td>
+                      <td className="py-2 pr-3 text-right tabular-nums" data-field="compute-mass">
+                        {formatInteger(row.computeMass)} g
+                      </td>
+                      <td className={`py-2 pr-3 text-right tabular-nums ${row.storageMass > row.computeMass ? '' : MUTED}`} data-field="storage-mass">
+                        {formatInteger(row.storageMass)} g
+                      </td>
+                      <td className="py-2 pr-3 text-right tabular-nums">
+                        <Waiting sighting={sightings.get(row.transactionId) ?? { at: openedAt, sinceOpened: true }} now={now} />
+                      </td>
+                      <td className="py-2">{row.isOrphan ? <span className="text-amber-700 dark:text-amber-400">orphan</span> : 'pending'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </ScrollArea>
+            <p className={`mt-3 text-xs ${MUTED}`}>
+              Fee rate is the fee divided by the larger of the compute and storage masses, the block space a transaction
+              takes. kaspad reports no arrival time: waiting counts from when this page first saw a transaction, and ≥
+              marks those already in the pool when the page opened. An orphan&apos;s fee is unknown until the
+              transactions it spends from arrive.
+            </p>
+          </>
         )}
       </Card>
     </div>

@@ -4,9 +4,9 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { IChartApi, ISeriesApi, MouseEventParams, Time } from 'lightweight-charts';
 import type { TokenCandle } from '@/lib/web/resources';
 import { chartTime, useChartPalette, type ChartPalette } from './chart-theme';
+import type { ChartCurrency } from './chart-view';
 import { kasText, pricePrecision, priceText, usdText } from './token-format';
 
-export type ChartCurrency = 'usd' | 'kas';
 
 interface Point {
   time: number;
@@ -76,7 +76,16 @@ function applyPoints(parts: ChartParts, points: readonly Point[], palette: Chart
  * OHLC candles with volume bars on their own scale beneath (lightweight-charts, loaded on demand), in USD or KAS.
  * The legend shows the candle under the crosshair, or the latest one.
  */
-export function CandleChart({ candles, currency }: { candles: readonly TokenCandle[]; currency: ChartCurrency }) {
+export function CandleChart({
+  candles,
+  currency,
+  loading,
+}: {
+  candles: readonly TokenCandle[];
+  currency: ChartCurrency;
+  /** The range is still loading: an empty legend then says nothing rather than "no fills". */
+  loading: boolean;
+}) {
   const container = useRef<HTMLDivElement>(null);
   const parts = useRef<ChartParts | null>(null);
   const palette = useChartPalette();
@@ -149,7 +158,7 @@ export function CandleChart({ candles, currency }: { candles: readonly TokenCand
     >
       <figcaption className="mb-2 flex min-h-10 flex-wrap gap-x-4 gap-y-1 text-xs tabular-nums" data-testid="candle-legend" aria-live="off">
         {shown === undefined ? (
-          <span className="text-slate-600 dark:text-slate-400">No fills in this range yet.</span>
+          !loading && <span className="text-slate-600 dark:text-slate-400">No fills in this range yet.</span>
         ) : (
           <>
             <span className="text-slate-600 dark:text-slate-400">{new Date(shown.time * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC</span>

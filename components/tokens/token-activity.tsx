@@ -13,7 +13,7 @@ import {
   type TokenOperation,
   type TokenOperationsPage,
 } from '@/lib/web/resources';
-import { AddressLink, Card, EmptyState, ErrorState, Kas, LoadingRows, TimeAgo, TransactionLink } from '../ui';
+import { AddressLink, Card, EmptyState, ErrorState, Kas, LoadingRows, ScrollArea, TimeAgo, TransactionLink } from '../ui';
 import { kasText, percentText, tokenAmount, usdText } from './token-format';
 
 const REFRESH_MS = 10_000;
@@ -81,8 +81,8 @@ function ActivitySection({ title, testId, caption, headers, list, count, empty, 
         {list.isPending && <LoadingRows rows={3} label={`Loading ${title.toLowerCase()}`} />}
         {!list.isPending && !list.isError && count === 0 && <EmptyState>{empty}</EmptyState>}
         {count > 0 && (
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[36rem] text-sm">
+          <ScrollArea label={caption}>
+            <table className="stack-on-phone w-full text-sm sm:min-w-[36rem] sm:whitespace-nowrap">
               <caption className="sr-only">{caption}</caption>
               <thead>
                 <tr className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
@@ -99,7 +99,7 @@ function ActivitySection({ title, testId, caption, headers, list, count, empty, 
               </thead>
               <tbody>{children}</tbody>
             </table>
-          </div>
+          </ScrollArea>
         )}
         {list.isFetchingNextPage && <LoadingRows rows={2} label={`Loading more ${title.toLowerCase()}`} />}
         {list.hasNextPage && !list.isFetchingNextPage && (
@@ -153,16 +153,16 @@ function Holders({ ticker, token, initialPage }: { ticker: string; token: TokenM
         const share = supplyShare(holder, minted);
         return (
           <tr key={holder.address} className={ROW} data-testid="token-holder-row">
-            <td className="py-2 pr-3">
+            <td data-label="Address" className="py-2 pr-3">
               <AddressLink address={holder.address} />
             </td>
-            <td className="py-2 pr-3 text-right">
+            <td data-label="Balance" className="py-2 pr-3 text-right">
               <Amount units={holder.balance} decimals={token.decimal} />
             </td>
-            <td className={`py-2 pr-3 text-right ${MUTED}`}>
+            <td data-label="Locked" className={`py-2 pr-3 text-right ${MUTED}`}>
               <Amount units={holder.locked} decimals={token.decimal} />
             </td>
-            <td className="py-2 text-right tabular-nums">{share === null ? '—' : percentText(share)}</td>
+            <td data-label="Share" className="py-2 text-right tabular-nums">{share === null ? '—' : percentText(share)}</td>
           </tr>
         );
       })}
@@ -174,7 +174,7 @@ function OperationStatus({ operation }: { operation: TokenOperation }) {
   if (operation.accepted) return <span className="text-emerald-700 dark:text-emerald-400">applied</span>;
   return (
     <span className="text-red-700 dark:text-red-400">
-      failed{operation.opError === null ? '' : <span className="block text-xs break-words">{operation.opError}</span>}
+      failed{operation.opError === null ? '' : <span className="block max-w-64 min-w-48 text-xs break-words whitespace-normal">{operation.opError}</span>}
     </span>
   );
 }
@@ -212,21 +212,21 @@ function Operations({ ticker, decimals, initialPage }: { ticker: string; decimal
     >
       {rows.map((operation) => (
         <tr key={operation.opScore.toString()} className={ROW} data-testid="token-operation-row">
-          <td className="py-2 pr-3">
+          <td data-label="Transaction" className="py-2 pr-3">
             <TransactionLink id={operation.transactionId} />
           </td>
-          <td className="py-2 pr-3 font-medium">{operation.op}</td>
-          <td className="py-2 pr-3">
+          <td data-label="Op" className="py-2 pr-3 font-medium">{operation.op}</td>
+          <td data-label="From" className="py-2 pr-3">
             <AddressLink address={operation.from} />
           </td>
-          <td className="py-2 pr-3">{operation.to === null ? <span className={MUTED}>—</span> : <AddressLink address={operation.to} />}</td>
-          <td className="py-2 pr-3 text-right">
+          <td data-label="To" className="py-2 pr-3">{operation.to === null ? <span className={MUTED}>—</span> : <AddressLink address={operation.to} />}</td>
+          <td data-label="Amount" className="py-2 pr-3 text-right">
             {operation.amount === null ? <span className={MUTED}>—</span> : <Amount units={operation.amount} decimals={decimals} />}
           </td>
-          <td className="py-2 pr-3">
+          <td data-label="Status" className="py-2 pr-3">
             <OperationStatus operation={operation} />
           </td>
-          <td className={`py-2 ${MUTED}`}>
+          <td data-label="Time" className={`py-2 ${MUTED}`}>
             <TimeAgo time={operation.timestamp} />
           </td>
         </tr>
@@ -268,26 +268,26 @@ function Fills({ ticker, decimals, initialPage }: { ticker: string; decimals: nu
     >
       {rows.map((fill) => (
         <tr key={fill.opScore.toString()} className={ROW} data-testid="token-fill-row">
-          <td className="py-2 pr-3">
+          <td data-label="Transaction" className="py-2 pr-3">
             <TransactionLink id={fill.transactionId} />
           </td>
-          <td className="py-2 pr-3">
+          <td data-label="Seller" className="py-2 pr-3">
             <AddressLink address={fill.seller} />
           </td>
-          <td className="py-2 pr-3">
+          <td data-label="Buyer" className="py-2 pr-3">
             <AddressLink address={fill.buyer} />
           </td>
-          <td className="py-2 pr-3 text-right">
+          <td data-label="Amount" className="py-2 pr-3 text-right">
             <Amount units={fill.amount} decimals={decimals} />
           </td>
-          <td className="py-2 pr-3 text-right tabular-nums">
+          <td data-label="Price" className="py-2 pr-3 text-right tabular-nums">
             <span className="block">{kasText(fill.priceKas)}</span>
             {fill.priceUsd !== null && <span className={`block text-xs ${MUTED}`}>{usdText(fill.priceUsd)}</span>}
           </td>
-          <td className="py-2 pr-3 text-right">
+          <td data-label="Paid" className="py-2 pr-3 text-right">
             <Kas sompi={BigInt(fill.priceSompi)} />
           </td>
-          <td className={`py-2 ${MUTED}`}>
+          <td data-label="Time" className={`py-2 ${MUTED}`}>
             <TimeAgo time={fill.timestamp} />
           </td>
         </tr>

@@ -4,11 +4,11 @@ import { useState, type ReactNode } from 'react';
 import { useResource } from '@/lib/web/queries';
 import { resources, type TokenChart, type TokenChartInterval } from '@/lib/web/resources';
 import { Card, ErrorState } from '../ui';
-import { CandleChart, type ChartCurrency } from './candle-chart';
+import { CandleChart } from './candle-chart';
+import { DEFAULT_CHART_CURRENCY, DEFAULT_CHART_INTERVAL, type ChartCurrency } from './chart-view';
 import { StatsChart } from './stats-chart';
 
 const REFRESH_MS = 10_000;
-export const INITIAL_CHART_INTERVAL: TokenChartInterval = '1d';
 
 const INTERVALS: { value: TokenChartInterval; label: string; bucket: string }[] = [
   { value: '1d', label: '1D', bucket: '15-minute candles over a day' },
@@ -57,6 +57,16 @@ function Toggle<T extends string>({
   );
 }
 
+/** Puts the view into the address bar (replacing the entry: switching ranges is not a page of history). */
+function showInUrl(interval: TokenChartInterval, currency: ChartCurrency): void {
+  const url = new URL(window.location.href);
+  const set = (name: string, value: string, fallback: string) =>
+    value === fallback ? url.searchParams.delete(name) : url.searchParams.set(name, value);
+  set('interval', interval, DEFAULT_CHART_INTERVAL);
+  set('currency', currency, DEFAULT_CHART_CURRENCY);
+  window.history.replaceState(window.history.state, '', url);
+}
+
 /** Keeps the previous range's chart in place while the next one loads, saying so in text (not by fading it). */
 function Busy({ busy, children }: { busy: boolean; children: ReactNode }) {
   return (
@@ -71,19 +81,34 @@ function Busy({ busy, children }: { busy: boolean; children: ReactNode }) {
   );
 }
 
-/** The candle and stats charts of one token, sharing one range switch; both refresh every 10 s. */
+/**
+ * The candle and stats charts of one token, sharing one range switch; both refresh every 10 s. The range and currency
+ * are part of the page's URL, so a shared link opens the same view.
+ */
 export function TokenCharts({
   ticker,
+  initialInterval,
+  initialCurrency,
   initialCandles,
   initialStats,
 }: {
   ticker: string;
+  initialInterval: TokenChartInterval;
+  initialCurrency: ChartCurrency;
   initialCandles: TokenChart | null;
   initialStats: TokenChart | null;
 }) {
-  const [interval, setRange] = useState<TokenChartInterval>(INITIAL_CHART_INTERVAL);
-  const [currency, setCurrency] = useState<ChartCurrency>('usd');
-  const initial = interval === INITIAL_CHART_INTERVAL;
+  const [interval, setChartInterval] = useState<TokenChartInterval>(initialInterval);
+  const [currency, setCurrency] = useState<ChartCurrency>(initialCurrency);
+  const initial = interval === initialInterval;
+  const chooseInterval = (next: TokenChartInterval) => {
+    setChartInterval(next);
+    showInUrl(next, currency);
+  };
+  const chooseCurrency = (next: ChartCurrency) => {
+    setCurrency(next);
+    showInUrl(interval, next);
+  };
   const candles = useResource(
     resources.tokenChart,
     { params: { ticker }, query: { type: 'candles', interval } },
@@ -108,8 +133,8 @@ export function TokenCharts({
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center gap-3">
-        <Toggle label="Chart range" options={INTERVALS} value={interval} onChange={setRange} testId="interval-switch" />
-        <Toggle label="Price currency" options={CURRENCIES} value={currency} onChange={setCurrency} testId="currency-switch" />
+        <Toggle label="Chart range" options={INTERVALS} value={interval} onChange={chooseInterval} testId="interval-switch" />
+        <Toggle label="Price currency" options={CURRENCIES} value={currency} onChange={chooseCurrency} testId="currency-switch" />
         <p className="text-xs text-slate-600 dark:text-slate-400">
           {bucket}
           {usdSource !== undefined && (
@@ -126,7 +151,7 @@ export function TokenCharts({
       <Card title="Price">
         {candles.isError && <ErrorState error={candles.error} onRetry={() => void candles.refetch()} />}
         <Busy busy={candles.isPlaceholderData || candles.isPending}>
-          <CandleChart candles={candles.data?.candles ?? []} currency={currency} />
+          <CandleChart candles={candles.data?.candles ?? []} currency={currency} loading={candles.isPlaceholderData || candles.isPending} />
         </Busy>
       </Card>
       <Card title="Holders, mints and transfers">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changeText, kasText, pricePrecision, priceText, safeHttpUrl, tokenAmount, usdText } from './token-format';
+import { changeText, kasText, pricePrecision, priceText, safeHttpUrl, safeIconUrl, tokenAmount, usdText } from './token-format';
 
 describe('token display formatting', () => {
   it('writes smallest units as exact whole tokens, past 2^53', () => {
@@ -35,5 +35,14 @@ describe('token display formatting', () => {
     expect(safeHttpUrl('data:text/html,<b>x</b>')).toBeNull();
     expect(safeHttpUrl('//example.com')).toBeNull();
     expect(safeHttpUrl('not a url')).toBeNull();
+  });
+
+  it('draws icons from http(s) URLs and paths on this site only', () => {
+    expect(safeIconUrl('/token-icons/dagb.svg')).toBe('/token-icons/dagb.svg');
+    expect(safeIconUrl('https://example.com/a.svg')).toBe('https://example.com/a.svg');
+    expect(safeIconUrl('//evil.example/a.svg')).toBeNull();
+    expect(safeIconUrl('/\\evil.example/a.svg')).toBeNull();
+    expect(safeIconUrl('javascript:alert(1)')).toBeNull();
+    expect(safeIconUrl('')).toBeNull();
   });
 });

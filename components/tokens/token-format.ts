@@ -58,3 +58,9 @@ export function safeHttpUrl(text: string): string | null {
     return null;
   }
 }
+
+/** An icon's URL when it is an http(s) URL or a path on this site (one leading slash), else null. */
+export function safeIconUrl(text: string): string | null {
+  if (/^\/(?![/\\])/.test(text)) return text;
+  return safeHttpUrl(text);
+}

@@ -6,8 +6,9 @@ import { useCursorPages } from '@/lib/web/queries';
 import { resources, TOKEN_LIST_PAGE_SIZE, type TokenListItem, type TokenListPage } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
 import { LoadMore } from '../load-more';
-import { EmptyState, ErrorState, LoadingRows } from '../ui';
+import { EmptyState, ErrorState, LoadingRows, ScrollArea } from '../ui';
 import { changeText, kasText, percentText, usdText } from './token-format';
+import { TokenIcon } from './token-icon';
 
 const REFRESH_MS = 10_000;
 
@@ -43,12 +44,15 @@ function TokenRow({ token }: { token: TokenListItem }) {
   return (
     <tr className="border-t border-slate-200 dark:border-slate-800" data-testid="token-row" data-ticker={token.ticker}>
       <td className="py-2 pr-3">
-        <Link href={pages.token(token.ticker)} className="font-mono font-semibold text-teal-700 hover:underline dark:text-teal-400">
-          {token.ticker}
-        </Link>
-        {token.status === 'finished' && (
-          <span className="ml-2 rounded bg-slate-200 px-1 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-300">minted out</span>
-        )}
+        <span className="flex items-center gap-2">
+          <TokenIcon ticker={token.ticker} url={token.iconUrl} size={24} />
+          <Link href={pages.token(token.ticker)} className="font-mono font-semibold text-teal-700 hover:underline dark:text-teal-400">
+            {token.ticker}
+          </Link>
+          {token.status === 'finished' && (
+            <span className="rounded bg-slate-200 px-1 text-xs whitespace-nowrap text-slate-700 dark:bg-slate-800 dark:text-slate-300">minted out</span>
+          )}
+        </span>
       </td>
       <td className="py-2 pr-3 text-right tabular-nums">
         {token.price === null ? (
@@ -171,8 +175,8 @@ export function TokenList({ initialPage }: { initialPage: TokenListPage | null }
         </EmptyState>
       )}
       {loaded.length > 0 && (
-        <div className="overflow-x-auto">
-          <table className="w-full min-w-[40rem] text-sm" data-testid="token-list">
+        <ScrollArea label="KRC-20 tokens">
+          <table className="w-full min-w-[40rem] text-sm whitespace-nowrap" data-testid="token-list">
             <caption className="sr-only">KRC-20 tokens with price, 24 hour change, volume, holders and minted share</caption>
             <thead>
               <tr className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
@@ -204,7 +208,7 @@ export function TokenList({ initialPage }: { initialPage: TokenListPage | null }
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollArea>
       )}
       <LoadMore
         hasNextPage={list.hasNextPage}

@@ -4,6 +4,7 @@ import { useResource } from '@/lib/web/queries';
 import { resources, type TokenMetadata } from '@/lib/web/resources';
 import { AddressLink, Card, ErrorState, Facts, TimeAgo, TransactionLink } from '../ui';
 import { percentText, safeHttpUrl, tokenAmount, usdText } from './token-format';
+import { TokenIcon } from './token-icon';
 
 const REFRESH_MS = 5_000;
 
@@ -105,8 +106,9 @@ export function TokenOverview({ ticker, initial }: { ticker: string; initial: To
         ) : (
           <div className="space-y-3 text-sm">
             {token.iconUrl !== '' && (
-              <p>
-                Icon: <ExternalLink url={token.iconUrl}>{token.iconUrl}</ExternalLink>
+              <p className="flex items-center gap-3">
+                <TokenIcon ticker={token.ticker} url={token.iconUrl} size={48} />
+                <span className="text-xs text-slate-600 dark:text-slate-400">{token.ticker}&apos;s icon in the registry</span>
               </p>
             )}
             {token.socialLinks.length > 0 && (
@@ -123,7 +125,10 @@ export function TokenOverview({ ticker, initial }: { ticker: string; initial: To
               <ul className="space-y-2" aria-label="Markets">
                 {token.markets.map((market) => (
                   <li key={market.name} className="rounded border border-slate-200 p-2 dark:border-slate-800">
-                    <ExternalLink url={market.metadata.url}>{market.name}</ExternalLink>
+                    <span className="flex items-center gap-2">
+                      {market.metadata.iconUrl !== '' && <TokenIcon ticker={market.name} url={market.metadata.iconUrl} size={20} />}
+                      <ExternalLink url={market.metadata.url}>{market.name}</ExternalLink>
+                    </span>
                     <span className="block text-xs text-slate-600 tabular-nums dark:text-slate-400">
                       {usdText(market.tradingData.price.usd)} · 24 h volume {usdText(market.tradingData.volume.usd)}
                     </span>

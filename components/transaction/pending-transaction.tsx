@@ -6,6 +6,7 @@ import { ShowApiCall } from '@/components/show-api-call';
 import { Card, CopyButton, Facts, Kas } from '@/components/ui';
 import type { NodeMempoolEntry } from '@/lib/api/node-format';
 import { formatInteger } from '@/lib/web/format';
+import { entryMasses } from '@/lib/web/mempool-stats';
 import { useResource } from '@/lib/web/queries';
 import { resources } from '@/lib/web/resources';
 import type { DecodedKrc20 } from './krc20-operation';
@@ -22,8 +23,9 @@ export function PendingTransaction({ id, entry, krc20 }: { id: string; entry: No
   }, [indexed.data, router]);
 
   const { transaction } = entry;
-  const fee = BigInt(entry.fee);
-  const mass = BigInt(transaction.mass);
+  // kaspad reports an orphan's fee as 0 (unknown) and sends the storage mass as `mass` (lib/web/mempool-stats.ts).
+  const fee = entry.isOrphan ? null : BigInt(entry.fee);
+  const { computeMass, mass } = entryMasses(entry);
   return (
     <main className="mx-auto max-w-7xl space-y-4 px-4 py-6">
       <div className="flex flex-wrap items-center gap-2">
@@ -49,9 +51,9 @@ export function PendingTransaction({ id, entry, krc20 }: { id: string; entry: No
       <Card title="Overview">
         <Facts
           items={[
-            { label: 'Fee', value: <Kas sompi={fee} digits={8} /> },
-            { label: 'Fee rate', value: feeRateText(fee, mass), hint: 'Fee divided by mass' },
-            { label: 'Mass', value: `${formatInteger(mass)} g` },
+            { label: 'Fee', value: fee === null ? 'unknown until the spent outputs are' : <Kas sompi={fee} digits={8} /> },
+            { label: 'Fee rate', value: feeRateText(fee, mass), hint: 'Fee divided by the larger of the compute and storage masses' },
+            { label: 'Mass', value: `${formatInteger(computeMass)} g`, hint: 'Compute mass' },
             { label: 'Output total', value: <Kas sompi={transaction.outputs.reduce((sum, output) => sum + BigInt(output.value), 0n)} digits={8} /> },
           ]}
         />

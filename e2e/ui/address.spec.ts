@@ -114,9 +114,11 @@ test.describe('the address page', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  test('explains an invalid address', async ({ page }) => {
-    await page.goto('/address/kaspadev:notanaddress');
-    await expect(page.getByTestId('error-state')).toContainText(/address/i);
+  test('explains an invalid address, answering 404', async ({ page }) => {
+    const response = await page.goto('/address/kaspadev:notanaddress');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1, name: 'Not a valid address' })).toBeVisible();
+    await expect(page.getByTestId('not-found')).toContainText('bech32');
   });
 
   test('is accessible and fits a phone', async ({ page }) => {

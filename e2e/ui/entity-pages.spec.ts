@@ -233,7 +233,8 @@ test.describe('entity pages', () => {
       const html = await response.text();
       expect(metaContent(html, 'property', 'og:title'), path).toBeTruthy();
       expect(metaContent(html, 'property', 'og:description'), path).toBeTruthy();
-      if (path !== pages.address(sample.address)) expect(metaContent(html, 'name', 'twitter:card'), path).toBe('summary_large_image');
+      expect(metaContent(html, 'name', 'twitter:card'), path).toBe('summary_large_image');
+      expect(metaContent(html, 'property', 'og:url'), path).toBe(new URL(path, baseURL).toString());
       const image = metaContent(html, 'property', 'og:image');
       expect(image, path).toBeTruthy();
       const imageUrl = new URL(image!);
@@ -257,9 +258,11 @@ test.describe('entity pages', () => {
     expect(missingTransaction?.status()).toBe(404);
     await expect(page.getByRole('heading', { level: 1, name: 'Transaction not found' })).toBeVisible();
 
-    await page.goto(pages.block('not-a-hash'));
-    await expect(page.getByRole('heading', { level: 1, name: 'Invalid block hash' })).toBeVisible();
-    await expect(page.getByRole('main').getByRole('alert')).toContainText('HTTP 400');
+    // A malformed id names nothing: the same branded 404, which says what an id looks like.
+    const malformedBlock = await page.goto(pages.block('not-a-hash'));
+    expect(malformedBlock?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1, name: 'Block not found' })).toBeVisible();
+    await expect(page.getByTestId('not-found')).toContainText('64 hexadecimal characters');
 
     await page.goto(pages.daaRange('0', '5000'));
     await expect(page.getByRole('heading', { level: 1, name: 'DAA range too wide' })).toBeVisible();

@@ -168,6 +168,55 @@ test.describe('token pages', () => {
     await expect(legend).not.toContainText('$');
   });
 
+  test('the chart range and currency are in the URL, so a shared link opens the same view', async ({ page }) => {
+    await page.goto(`${pages.token(ticker)}?interval=7d&currency=kas`);
+    const range = page.getByTestId('interval-switch');
+    const currency = page.getByTestId('currency-switch');
+    await expect(range.getByRole('button', { name: '7D' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(currency.getByRole('button', { name: 'KAS' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByTestId('candle-chart')).toHaveAttribute('data-currency', 'kas');
+    await range.getByRole('button', { name: '1M' }).click();
+    await expect(page).toHaveURL(/[?&]interval=1m(&|$)/);
+    await expect(page).toHaveURL(/[?&]currency=kas(&|$)/);
+    await currency.getByRole('button', { name: 'USD' }).click();
+    await expect(page).not.toHaveURL(/currency=/);
+    await page.reload();
+    await expect(range.getByRole('button', { name: '1M' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(currency.getByRole('button', { name: 'USD' })).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  test("the registry's icon is drawn as an image, not printed as a URL", async ({ page }) => {
+    await page.goto(pages.token(ticker));
+    const icon = page.getByTestId('token-icon').first();
+    await expect(icon).toBeVisible();
+    await expect.poll(() => icon.evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await expect(page.getByRole('main')).not.toContainText('/token-icons/');
+    await page.goto(pages.tokens());
+    await expect(page.locator(`[data-testid="token-row"][data-ticker="${ticker}"]`).getByTestId('token-icon')).toBeVisible();
+  });
+
+  test('a range still loading never also says it has no fills', async ({ page, request }) => {
+    // The least traded token: with no fill in the last day, its first range has nothing to show while the next loads.
+    const { tokens } = (await (await request.get(v1Path('GET /v1/tokens/tk20', {}, { limit: 100 }), { headers: keyed })).json()) as {
+      tokens: ListedToken[];
+    };
+    const quiet = [...tokens].sort((a, b) => a.volume24h.trades - b.volume24h.trades)[0]!.ticker;
+    await page.route(
+      (url) => url.pathname.endsWith('/chart') && url.searchParams.get('interval') === '7d',
+      async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        await route.continue();
+      },
+    );
+    await page.goto(pages.token(quiet));
+    await expect(page.getByTestId('candle-chart').locator('canvas').first()).toBeVisible();
+    await page.getByTestId('interval-switch').getByRole('button', { name: '7D' }).click();
+    const price = page.locator('section', { has: page.getByRole('heading', { name: 'Price' }) });
+    await expect(price.getByRole('status')).toHaveText('Loading…');
+    await expect(page.getByTestId('candle-legend')).not.toContainText('No fills');
+    await expect(price.getByRole('status')).toHaveCount(0);
+  });
+
   test('ticker case does not matter: upper case redirects to the canonical lower-case page', async ({ page }) => {
     await page.goto(`/tokens/${ticker.toUpperCase()}`);
     await expect(page).toHaveURL(pages.token(ticker));

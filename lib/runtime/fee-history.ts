@@ -71,7 +71,7 @@ export function createFeeHistory(options: FeeHistoryOptions): FeeHistory {
 const FEE_HISTORY_KEY = Symbol.for('dagboard.fee-history');
 type Holder = typeof globalThis & { [FEE_HISTORY_KEY]?: FeeHistory };
 
-/** The process's sampler over the runtime's node, created on first use. */
+/** The process's sampler over the runtime's node: the runtime starts it, so the history begins with the app. */
 export function feeHistoryFor(rpc: RpcClient): FeeHistory {
   const holder = globalThis as Holder;
   holder[FEE_HISTORY_KEY] ??= createFeeHistory({
@@ -80,4 +80,11 @@ export function feeHistoryFor(rpc: RpcClient): FeeHistory {
     capacity: FEE_HISTORY_CAPACITY,
   });
   return holder[FEE_HISTORY_KEY];
+}
+
+/** Stops the process's sampler (the runtime's stop); the next `feeHistoryFor` starts a new one. */
+export function stopFeeHistory(): void {
+  const holder = globalThis as Holder;
+  holder[FEE_HISTORY_KEY]?.stop();
+  delete holder[FEE_HISTORY_KEY];
 }

@@ -9,6 +9,7 @@ import { env, type Env } from '../env';
 import { createRpcClient, type RpcClient } from '../rpc';
 import { createApiServices, type ApiServices } from './api-services';
 import { startEmbeddedDevnet, type EmbeddedDevnet } from './embedded-devnet';
+import { feeHistoryFor, stopFeeHistory } from './fee-history';
 import { startRuntimeIndexer, type RuntimeIndexer } from './indexer';
 import { createLiveHub, type LiveHub } from './live';
 import { startRuntimeTokens, type RuntimeTokens } from './tokens';
@@ -61,6 +62,8 @@ async function createRuntime(config: Env): Promise<Runtime> {
     nodeUrl = devnet.url;
   }
   const rpc = createRpcClient({ url: nodeUrl, onError: (error) => log(`node connection: ${error.message}`) });
+  // /fees shows the estimate's history from the app's start, not from the page's first visit.
+  feeHistoryFor(rpc);
   const api = await createApiServices({ env: config, db, rpc, embeddedDevnet: devnet !== undefined, log });
   const indexer = await startRuntimeIndexer({ config, db, rpc, log });
   const tokens = await startRuntimeTokens({
@@ -85,6 +88,7 @@ async function createRuntime(config: Env): Promise<Runtime> {
       return live;
     },
     async stop() {
+      stopFeeHistory();
       await live?.close();
       await tokens.stop();
       await indexer.stop();

@@ -2,8 +2,10 @@
  * Server-side support for the explorer's pages (server components, metadata and preview images):
  *   - `pageV1`: `callV1` deduplicated per request (generateMetadata and the page share one call) and patient with the
  *     server key's per-second budget: a 429 waits for the next one-second window, a bounded number of times.
- *   - `shareMetadata`: canonical URL, OpenGraph and Twitter title/description, absolute against the origin the request
- *     reached (`requestOrigin`), so shared links work behind any host name or proxy.
+ *   - `shareMetadata`: canonical URL, OpenGraph (with og:url) and Twitter title/description, absolute against the origin
+ *     the request reached (`requestOrigin`), so shared links work behind any host name or proxy. Every shared page has
+ *     a 1200 × 630 preview, its own (`opengraph-image`) or the site's default, so the Twitter card is always the large
+ *     one.
  * Server-only (reads the request headers, runs handlers in-process).
  */
 import type { Metadata } from 'next';
@@ -29,6 +31,12 @@ const cachedCall = cache(async (route: RouteId, call: string): Promise<V1Result>
   return result;
 });
 
+/**
+ * The moment the server renders this request, the same for the layout and the page: relative times and "waiting
+ * since" figures computed on the server and while hydrating agree with it.
+ */
+export const requestTime = cache((): number => Date.now());
+
 /** A /v1 call for a page, shared by everything rendering the same request. Bodies must be plain JSON. */
 export function pageV1(route: RouteId, call: V1Call = {}): Promise<V1Result> {
   return cachedCall(route, JSON.stringify(call));
@@ -42,13 +50,21 @@ export async function requestOrigin(): Promise<string> {
   return `${proto}://${host}`;
 }
 
+/** The site's preview image (public/), for pages without one of their own. */
+export const DEFAULT_PREVIEW_IMAGE = Object.freeze({
+  url: '/og-default.png',
+  width: 1200,
+  height: 630,
+  alt: 'dagboard: a Kaspa block explorer and chain-data API',
+});
+
 export interface ShareDescription {
   /** The canonical page path, from `pages.*`. */
   path: string;
   title: string;
   description: string;
-  /** True when the page has an `opengraph-image` (a large preview card). */
-  largeImage?: boolean;
+  /** True when the page has its own `opengraph-image`; otherwise it shares the site's default preview. */
+  ownImage?: boolean;
 }
 
 /** Metadata of a page that shows no entity (not found, bad input): a title, with generated image URLs still absolute. */
@@ -56,14 +72,16 @@ export async function plainMetadata(title: string): Promise<Metadata> {
   return { metadataBase: new URL(await requestOrigin()), title };
 }
 
-export async function shareMetadata({ path, title, description, largeImage = false }: ShareDescription): Promise<Metadata> {
+export async function shareMetadata({ path, title, description, ownImage = false }: ShareDescription): Promise<Metadata> {
   const origin = await requestOrigin();
+  // A page's openGraph and twitter objects replace the layout's whole, so the default image is named again here.
+  const images = ownImage ? {} : { images: [DEFAULT_PREVIEW_IMAGE] };
   return {
     metadataBase: new URL(origin),
     title,
     description,
     alternates: { canonical: path },
-    openGraph: { title, description, url: path, siteName: 'dagboard', type: 'website' },
-    twitter: { card: largeImage ? 'summary_large_image' : 'summary', title, description },
+    openGraph: { title, description, url: path, siteName: 'dagboard', type: 'website', ...images },
+    twitter: { card: 'summary_large_image', title, description, ...(ownImage ? {} : { images: [DEFAULT_PREVIEW_IMAGE.url] }) },
   };
 }

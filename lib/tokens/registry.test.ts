@@ -16,10 +16,17 @@ describe('token registry', () => {
     ['data:image/svg+xml,<svg/>', 'iconUrl'],
     ['ftp://example.com/x', 'iconUrl'],
     ['not a url', 'iconUrl'],
-  ])('refuses %s (only http and https)', (url, field) => {
-    expect(() => tokenRegistry({ tokens: { DAGB: { [field]: url } } })).toThrow(/tokens\.DAGB\.iconUrl: must be an http or https URL/);
+    ['//example.com/x.svg', 'iconUrl'],
+  ])('refuses %s (only http and https, and paths on this site for icons)', (url, field) => {
+    expect(() => tokenRegistry({ tokens: { DAGB: { [field]: url } } })).toThrow(
+      /tokens\.DAGB\.iconUrl: must be an http or https URL, or a path on this site/,
+    );
     expect(() => tokenRegistry({ tokens: { DAGB: { socialLinks: [{ type: 'x', url }] } } })).toThrow(/socialLinks\.0\.url/);
     expect(() => tokenRegistry({ tokens: { DAGB: { markets: [{ name: 'm', url }] } } })).toThrow(/markets\.0\.url/);
+  });
+
+  it('takes a path on this site for an icon', () => {
+    expect(tokenRegistry({ tokens: { DAGB: { iconUrl: '/token-icons/dagb.svg' } } }).entry('DAGB')?.iconUrl).toBe('/token-icons/dagb.svg');
   });
 
   it('refuses unknown fields and keys that are not ticks', () => {

@@ -1,7 +1,8 @@
 /**
  * The operator-editable token registry: off-chain metadata per ticker (icon, social links, markets) in a JSON file.
- * Only http and https URLs are accepted; the file is validated as a whole and a bad file is refused with the path
- * of the first problem. Shape:
+ * Only http and https URLs are accepted, and for icons also a path on this site (`/token-icons/x.svg`, served from
+ * public/; the shipped devnet registry's icons are such files, so they load without the internet); the file is
+ * validated as a whole and a bad file is refused with the path of the first problem. Shape:
  *   {"tokens": {"DAGB": {"iconUrl": "https://…", "socialLinks": [{"type": "website", "url": "https://…"}],
  *                        "markets": [{"name": "…", "url": "https://…", "iconUrl": "https://…"}]}}}
  */
@@ -20,12 +21,17 @@ const httpUrl = z
     }
   }, 'must be an http or https URL');
 
+/** A path on this site: one leading slash (two would name another host), no backslash, no scheme. */
+const sitePath = z.string().max(2048).regex(/^\/(?![/\\])[^\\\s]*$/);
+
+const iconUrl = z.union([httpUrl, sitePath], { error: 'must be an http or https URL, or a path on this site' });
+
 const label = z.string().min(1).max(64);
 
 export const tokenRegistryEntrySchema = z.strictObject({
-  iconUrl: httpUrl.optional(),
+  iconUrl: iconUrl.optional(),
   socialLinks: z.array(z.strictObject({ type: label, url: httpUrl })).max(32).default([]),
-  markets: z.array(z.strictObject({ name: label, url: httpUrl, iconUrl: httpUrl.optional() })).max(32).default([]),
+  markets: z.array(z.strictObject({ name: label, url: httpUrl, iconUrl: iconUrl.optional() })).max(32).default([]),
 });
 
 export const tokenRegistrySchema = z.strictObject({

@@ -44,10 +44,10 @@ export interface OperationSpec {
   errorStatuses: string[];
 }
 
-export interface OperationGroup {
+export interface OperationGroup<Operation = OperationSpec> {
   tag: string;
   description: string;
-  operations: OperationSpec[];
+  operations: Operation[];
 }
 
 const asObject = (value: unknown): Json =>
@@ -170,5 +170,21 @@ export function withLiveExamples(groups: OperationGroup[], replacements: Readonl
         ? {}
         : { body: { ...operation.body, example: withLiveValues(operation.body.example, replacements) } }),
     })),
+  }));
+}
+
+/** An operation without the document's example answer, for pages that do not show it (it can be large). */
+export type OperationSummary = Omit<OperationSpec, 'responseExample'> & { responseExample?: unknown };
+
+/** The groups with each operation's example answer dropped, unless `keep` asks for it. */
+export function withoutResponseExamples(
+  groups: OperationGroup[],
+  keep: (operation: OperationSpec) => boolean = () => false,
+): OperationGroup<OperationSummary>[] {
+  return groups.map((group) => ({
+    ...group,
+    operations: group.operations.map(({ responseExample, ...operation }) =>
+      keep({ ...operation, responseExample }) ? { ...operation, responseExample } : operation,
+    ),
   }));
 }

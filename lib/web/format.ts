@@ -69,3 +69,34 @@ export function formatHashrate(hashesPerSecond: number): string {
 export function formatFeeRate(sompiPerGram: number): string {
   return `${sompiPerGram >= 100 ? sompiPerGram.toFixed(0) : sompiPerGram.toFixed(2)} sompi/g`;
 }
+
+/** "1 input", "2 inputs", "1,024 confirmations": the count grouped, the noun agreeing with it. */
+export function counted(count: number | bigint, singular: string, plural = `${singular}s`): string {
+  return `${formatInteger(count)} ${BigInt(count) === 1n ? singular : plural}`;
+}
+
+/**
+ * An expected wait in seconds as the fee pages show it: "< 1 s" below a second (the estimator's sub-second figures
+ * are a block interval or less, not a measurement), "~12 s" below 90 s, "~3 min" above.
+ */
+export function formatWait(seconds: number): string {
+  if (seconds < 1) return '< 1 s';
+  return seconds < 90 ? `~${Math.round(seconds)} s` : `~${Math.round(seconds / 60)} min`;
+}
+
+/** An elapsed time in whole units: "12 s", "4 min", "2 h 5 min", "3 d 4 h". */
+export function formatDuration(milliseconds: number): string {
+  const seconds = Math.max(0, Math.floor(milliseconds / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+  const days = Math.floor(hours / 24);
+  return hours % 24 === 0 ? `${days} d` : `${days} d ${hours % 24} h`;
+}
+
+/** A short UTC time for where a relative time cannot be computed yet: "2026-11-22 04:30 UTC". */
+export function compactTime(time: number): string {
+  return `${new Date(time).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}

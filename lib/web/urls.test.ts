@@ -29,6 +29,13 @@ describe('pages', () => {
     expect(pages.search('a b')).toBe('/search?q=a+b');
     expect(absoluteUrl('http://127.0.0.1:3000', pages.transaction('ab'))).toBe('http://127.0.0.1:3000/tx/ab');
   });
+
+  it('writes hashes, ids and addresses in lower case, whatever case they were typed in', () => {
+    expect(pages.transaction('AB12')).toBe('/tx/ab12');
+    expect(pages.block('CDEF')).toBe('/blocks/cdef');
+    expect(pages.address('KASPADEV:QZ')).toBe('/address/kaspadev:qz');
+    expect(pages.addressCsv('KASPADEV:QZ', true)).toBe('/address/kaspadev:qz/csv?accepted_only=true');
+  });
 });
 
 describe('console links', () => {

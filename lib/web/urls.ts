@@ -85,12 +85,16 @@ export function parseConsoleRequest(search: URLSearchParams, knownRoutes: readon
   }
 }
 
+/**
+ * Page paths. Hashes, ids and addresses are written in lower case, their canonical form (hex and Kaspa addresses are
+ * case-insensitive), so each entity has one URL whatever the case it was typed in.
+ */
 export const pages = {
   home: () => '/',
-  block: (hash: string) => `/blocks/${hash}`,
-  transaction: (id: string) => `/tx/${id}`,
+  block: (hash: string) => `/blocks/${hash.toLowerCase()}`,
+  transaction: (id: string) => `/tx/${id.toLowerCase()}`,
   address: (address: string, acceptedOnly = false) =>
-    `/address/${pathSegment(address)}${queryString({ accepted_only: acceptedOnly ? true : undefined })}`,
+    `/address/${pathSegment(address.toLowerCase())}${queryString({ accepted_only: acceptedOnly ? true : undefined })}`,
   daaRange: (start: bigint | string, end: bigint | string, query?: QueryValues) => `/daa/${start}/${end}${queryString(query)}`,
   mempool: () => '/mempool',
   fees: () => '/fees',
@@ -100,7 +104,7 @@ export const pages = {
   docs: (anchor?: string) => `/docs${anchor === undefined ? '' : `#${anchor}`}`,
   console: (request?: ConsoleRequest) => `/console${request === undefined ? '' : consoleQuery(request)}`,
   addressCsv: (address: string, acceptedOnly = false) =>
-    `/address/${pathSegment(address)}/csv${queryString({ accepted_only: acceptedOnly ? true : undefined })}`,
+    `/address/${pathSegment(address.toLowerCase())}/csv${queryString({ accepted_only: acceptedOnly ? true : undefined })}`,
 } as const;
 
 /** An absolute URL for sharing (OpenGraph, copy link), from the site origin. */

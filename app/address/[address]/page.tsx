@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
 import { AddressBalance } from '@/components/address/address-balance';
 import { AddressHistory } from '@/components/address/address-history';
 import { AddressQr } from '@/components/address/address-qr';
@@ -6,6 +7,7 @@ import { ShowApiCall } from '@/components/show-api-call';
 import { CopyButton, ErrorState } from '@/components/ui';
 import type { NodeUtxoEntry } from '@/lib/api/node-format';
 import { callV1 } from '@/lib/runtime/explorer';
+import { shareMetadata } from '@/lib/runtime/page-support';
 import { ADDRESS_HISTORY_PAGE_SIZE, type AddressHistoryPage } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
 
@@ -26,11 +28,12 @@ function decoded(segment: string): string {
 
 export async function generateMetadata({ params }: PageProps): Promise<Metadata> {
   const address = decoded((await params).address);
-  return {
+  return shareMetadata({
+    path: pages.address(address),
     title: `Address ${address}`,
     description: `Balance, UTXOs and the full transaction history of the Kaspa address ${address}.`,
-    alternates: { canonical: pages.address(address) },
-  };
+    ownImage: true,
+  });
 }
 
 export default async function AddressPage({ params, searchParams }: PageProps) {
@@ -44,6 +47,8 @@ export default async function AddressPage({ params, searchParams }: PageProps) {
     callV1('POST /v1/rpc/getUtxosByAddresses', { body: { addresses: [address] } }),
   ]);
 
+  // Not an address of this network: the branded 404 (Next's pages can answer 404, not 400).
+  if (history.status === 400 || history.status === 404) notFound();
   if (history.status !== 200) {
     const problem = history.body as { title?: string; detail?: string };
     return (

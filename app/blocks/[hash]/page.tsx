@@ -4,7 +4,7 @@ import { BlockDetails } from '@/components/block/block-details';
 import { problemText, RequestProblem } from '@/components/block/request-problem';
 import { pageV1, plainMetadata, shareMetadata } from '@/lib/runtime/page-support';
 import type { resources, ResultOf } from '@/lib/web/resources';
-import { formatInteger, shortHash } from '@/lib/web/format';
+import { counted, formatInteger, shortHash } from '@/lib/web/format';
 import { pages } from '@/lib/web/urls';
 
 type BlockResult = ResultOf<typeof resources.block>;
@@ -29,15 +29,16 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
     title: `Block ${shortHash(hash)}`,
     description: `Kaspa ${chain} at DAA score ${formatInteger(block.header.daaScore)}, blue score ${formatInteger(
       block.header.blueScore,
-    )}, with ${block.transactions.length} transaction${block.transactions.length === 1 ? '' : 's'}.`,
-    largeImage: true,
+    )}, with ${counted(block.transactions.length, 'transaction')}.`,
+    ownImage: true,
   });
 }
 
 export default async function BlockPage({ params }: Props) {
   const { hash } = await params;
   const result = await loadBlock(hash);
-  if (result.status === 404) notFound();
+  // A malformed hash names no block either (Next's pages can answer 404, not 400).
+  if (result.status === 404 || result.status === 400) notFound();
   if (result.status !== 200) {
     return (
       <RequestProblem

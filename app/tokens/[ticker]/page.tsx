@@ -1,8 +1,10 @@
 import type { Metadata } from 'next';
 import { notFound, permanentRedirect } from 'next/navigation';
 import { TokenActivity } from '@/components/tokens/token-activity';
-import { TokenCharts, INITIAL_CHART_INTERVAL } from '@/components/tokens/token-charts';
+import { chartView } from '@/components/tokens/chart-view';
+import { TokenCharts } from '@/components/tokens/token-charts';
 import { percentText, tokenAmount } from '@/components/tokens/token-format';
+import { TokenIcon } from '@/components/tokens/token-icon';
 import { TokenOverview } from '@/components/tokens/token-overview';
 import { ErrorState } from '@/components/ui';
 import { pageV1, plainMetadata, shareMetadata } from '@/lib/runtime/page-support';
@@ -20,6 +22,7 @@ export const dynamic = 'force-dynamic';
 
 interface Props {
   params: Promise<{ ticker: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
 }
 
 function decoded(segment: string): string {
@@ -52,14 +55,15 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return shareMetadata({ path: pages.token(token.ticker), title: `${token.ticker} (KRC-20)`, description: describe(token) });
 }
 
-export default async function TokenPage({ params }: Props) {
+export default async function TokenPage({ params, searchParams }: Props) {
   const ticker = decoded((await params).ticker);
   if (ticker !== ticker.toLowerCase()) permanentRedirect(pages.token(ticker));
+  const view = chartView(await searchParams);
   const activity = { params: { ticker }, query: { limit: TOKEN_ACTIVITY_PAGE_SIZE } };
   const [metadata, candles, stats, holders, operations, fills] = await Promise.all([
     loadMetadata(ticker),
-    pageV1('GET /v1/tokens/tk20/{ticker}/chart', { params: { ticker }, query: { type: 'candles', interval: INITIAL_CHART_INTERVAL } }),
-    pageV1('GET /v1/tokens/tk20/{ticker}/chart', { params: { ticker }, query: { type: 'stats', interval: INITIAL_CHART_INTERVAL } }),
+    pageV1('GET /v1/tokens/tk20/{ticker}/chart', { params: { ticker }, query: { type: 'candles', interval: view.interval } }),
+    pageV1('GET /v1/tokens/tk20/{ticker}/chart', { params: { ticker }, query: { type: 'stats', interval: view.interval } }),
     pageV1('GET /v1/tokens/tk20/{ticker}/holders', activity),
     pageV1('GET /v1/tokens/tk20/{ticker}/operations', activity),
     pageV1('GET /v1/tokens/tk20/{ticker}/fills', activity),
@@ -77,15 +81,20 @@ export default async function TokenPage({ params }: Props) {
   const token = (metadata.body as unknown as { result: TokenMetadata }).result;
   return (
     <main className="mx-auto max-w-7xl space-y-6 px-4 py-6">
-      <header>
-        <p className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">KRC-20 token</p>
-        <h1 className="font-mono text-2xl font-semibold" data-testid="token-ticker">
-          {token.ticker}
-        </h1>
+      <header className="flex items-center gap-3">
+        <TokenIcon ticker={token.ticker} url={token.iconUrl} size={40} />
+        <div>
+          <p className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">KRC-20 token</p>
+          <h1 className="font-mono text-2xl font-semibold" data-testid="token-ticker">
+            {token.ticker}
+          </h1>
+        </div>
       </header>
       <TokenOverview ticker={ticker} initial={token} />
       <TokenCharts
         ticker={ticker}
+        initialInterval={view.interval}
+        initialCurrency={view.currency}
         initialCandles={candles.status === 200 ? (candles.body as unknown as TokenChart) : null}
         initialStats={stats.status === 200 ? (stats.body as unknown as TokenChart) : null}
       />

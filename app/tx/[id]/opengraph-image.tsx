@@ -2,7 +2,7 @@ import { PREVIEW_CONTENT_TYPE, PREVIEW_SIZE, previewImage } from '@/components/b
 import type { IndexedTransactionView } from '@/lib/api/indexed-format';
 import type { NodeMempoolEntry } from '@/lib/api/node-format';
 import { pageV1 } from '@/lib/runtime/page-support';
-import { formatInteger, kasDisplay } from '@/lib/web/format';
+import { counted, formatInteger, kasDisplay } from '@/lib/web/format';
 
 export const alt = 'A Kaspa transaction on dagboard';
 export const size = PREVIEW_SIZE;
@@ -18,7 +18,7 @@ export default async function TransactionPreview({ params }: { params: Promise<{
       kind: 'Transaction',
       identifier: id,
       status: transaction.isAccepted
-        ? { text: `Accepted, ${formatInteger(transaction.confirmations)} confirmations`, tone: 'ok' }
+        ? { text: `Accepted, ${counted(transaction.confirmations, 'confirmation')}`, tone: 'ok' }
         : { text: 'Not accepted yet', tone: 'warn' },
       facts: [
         { label: 'Amount', value: kasDisplay(moved) },
@@ -39,7 +39,8 @@ export default async function TransactionPreview({ params }: { params: Promise<{
       status: { text: 'Pending in the mempool', tone: 'wait' },
       facts: [
         { label: 'Amount', value: kasDisplay(mempoolEntry.transaction.outputs.reduce((sum, output) => sum + BigInt(output.value), 0n)) },
-        { label: 'Fee', value: kasDisplay(mempoolEntry.fee, 8) },
+        // kaspad reports an orphan's fee as 0: it is unknown until the spent outputs are.
+        { label: 'Fee', value: mempoolEntry.isOrphan ? 'unknown (orphan)' : kasDisplay(mempoolEntry.fee, 8) },
       ],
     });
   }

@@ -7,7 +7,7 @@ import { TransactionDetails } from '@/components/transaction/transaction-details
 import type { NodeMempoolEntry } from '@/lib/api/node-format';
 import { getRuntime } from '@/lib/runtime';
 import { pageV1, plainMetadata, shareMetadata } from '@/lib/runtime/page-support';
-import { kasDisplay, shortHash } from '@/lib/web/format';
+import { counted, kasDisplay, shortHash } from '@/lib/web/format';
 import type { resources, ResultOf } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
 
@@ -37,14 +37,14 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const title = `Transaction ${shortHash(id)}`;
   if (indexed.status === 200) {
     const { transaction } = indexed.body as unknown as TransactionResult;
-    const status = transaction.isAccepted ? `accepted, ${transaction.confirmations} confirmations` : 'not accepted yet';
+    const status = transaction.isAccepted ? `accepted, ${counted(transaction.confirmations, 'confirmation')}` : 'not accepted yet';
     return shareMetadata({
       path: pages.transaction(id),
       title,
-      description: `Kaspa transaction (${status}): ${transaction.inputs.length} inputs, ${transaction.outputs.length} outputs moving ${kasDisplay(
+      description: `Kaspa transaction (${status}): ${counted(transaction.inputs.length, 'input')}, ${counted(transaction.outputs.length, 'output')} moving ${kasDisplay(
         outputTotal(transaction.outputs),
       )}.`,
-      largeImage: true,
+      ownImage: true,
     });
   }
   if (pending !== null) {
@@ -52,7 +52,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
       path: pages.transaction(id),
       title,
       description: `Pending Kaspa transaction in the mempool, moving ${kasDisplay(outputTotal(pending.transaction.outputs))}.`,
-      largeImage: true,
+      ownImage: true,
     });
   }
   return plainMetadata(indexed.status === 404 ? 'Transaction not found' : indexed.status === 400 ? 'Invalid transaction id' : 'Transaction');
@@ -81,7 +81,8 @@ export default async function TransactionPage({ params }: Props) {
     const krc20 = decodeKrc20Operation(pending.transaction, prefix);
     return <PendingTransaction id={id} entry={pending} krc20={krc20} />;
   }
-  if (indexed.status === 404) notFound();
+  // An id that is not 64 hex digits names no transaction either (Next's pages can answer 404, not 400).
+  if (indexed.status === 404 || indexed.status === 400) notFound();
   return (
     <RequestProblem
       heading={indexed.status === 400 ? 'Invalid transaction id' : 'Could not load the transaction'}

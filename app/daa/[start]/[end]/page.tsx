@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { redirect } from 'next/navigation';
+import { notFound, redirect } from 'next/navigation';
 import { problemText, RequestProblem } from '@/components/block/request-problem';
 import { DaaRangeView, type TimeJump } from '@/components/daa/daa-range-view';
 import { timeToDaaScore } from '@/components/daa/time-to-daa';
@@ -88,16 +88,9 @@ export default async function DaaRangePage({ params, searchParams }: Props) {
   const search = await searchParams;
   const all = allBlocks(search);
   const allQuery = all ? { all: 1 } : {};
-  if (!DECIMAL.test(start) || !DECIMAL.test(end)) {
-    return (
-      <RequestProblem
-        heading="Invalid DAA range"
-        problem={{ status: 400, title: 'Not a DAA-score range', detail: `"${start}" to "${end}": both ends must be whole numbers.` }}
-        backHref={pages.daaRange(0n, 100n)}
-        backLabel="Open the first range"
-      />
-    );
-  }
+  // Not a range (ends that are not whole numbers, an end below the start): the branded 404, as Next's pages can
+  // answer 404 but not 400.
+  if (!DECIMAL.test(start) || !DECIMAL.test(end) || BigInt(end) < BigInt(start)) notFound();
   const width = BigInt(end) >= BigInt(start) && BigInt(end) - BigInt(start) <= MAX_DAA_SCORE_RANGE ? BigInt(end) - BigInt(start) : 100n;
 
   const scoreText = first(search.score);
@@ -164,7 +157,6 @@ export default async function DaaRangePage({ params, searchParams }: Props) {
             {formatInteger(BigInt(end) - BigInt(start))}.
           </p>
         )}
-        {result.status === 400 && BigInt(end) < BigInt(start) && <p className="mt-2">The end of a range must not be below its start.</p>}
       </RequestProblem>
     );
   }
