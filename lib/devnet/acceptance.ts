@@ -26,6 +26,7 @@ import {
 } from '../kaspa/types';
 import type { BlockId, GhostdagData } from './ghostdag';
 import { TX_VERSION } from './transaction-validator';
+import { TX_VERSION_TOCCATA } from '../kaspa/transaction';
 import { validateTransactionInUtxoContext, type ScriptVerificationCache } from './tx-validation';
 import { outpointKey, UtxoDiff, type OutpointKey, type UtxoView } from './utxo-diff';
 
@@ -203,6 +204,8 @@ export interface ExpectedCoinbaseInput {
   mergesetNonDaa: ReadonlySet<BlockId>;
   minerScriptPublicKey: ScriptPublicKey;
   extraData: Uint8Array;
+  /** Toccata is active at `daaScore`: the coinbase is a version 1 transaction (coinbase.rs at v2.0.1). */
+  toccataActive: boolean;
 }
 
 /** `expected_coinbase_transaction` with the Crescendo red-reward rule (fees only for non-DAA reds). */
@@ -227,7 +230,7 @@ export function expectedCoinbaseTransaction(input: ExpectedCoinbaseInput): Trans
     extraData: input.extraData,
   });
   return {
-    version: TX_VERSION,
+    version: input.toccataActive ? TX_VERSION_TOCCATA : TX_VERSION,
     inputs: [],
     outputs,
     lockTime: 0n,

@@ -26,9 +26,9 @@
  */
 import { bytesToHex, hexToBytes, compareBytes } from '../kaspa/bytes';
 import { decodeCoinbasePayload, CoinbasePayloadError } from '../kaspa/coinbase';
-import { headerHash } from '../kaspa/header';
+import { BLOCK_VERSION, BLOCK_VERSION_TOCCATA, headerHash } from '../kaspa/header';
 import { MAX_SOMPI } from '../kaspa/amount';
-import { CRESCENDO_BLOCK_MASS_LIMITS, transientMass, type BlockMassLimits } from '../kaspa/mass';
+import { blockMassLimits, transientMass, type BlockMassLimits } from '../kaspa/mass';
 import { merkleRoot } from '../kaspa/merkle';
 import { MuHash } from '../kaspa/muhash';
 import { blockLevelFromPow, calcWork, compactToTarget, difficultyFromBits, PowState, type PowMatrixCache } from '../kaspa/pow';
@@ -58,14 +58,15 @@ import {
   type GhostdagData,
   type GhostdagStore,
 } from './ghostdag';
-import type { ConsensusParams } from './params';
+import { isForkActive, type ConsensusParams } from './params';
 import { calcBlockParents, type ParentsStore } from './parents-builder';
 import { Reachability } from './reachability';
 import {
-  CRESCENDO_TRANSACTION_LIMITS,
+  transactionLimits,
   TxRuleError,
   validateTransactionInHeaderContext,
   validateTransactionInIsolation,
+  type IsolationOptions,
   type TransactionLimits,
 } from './transaction-validator';
 import { txComputeMassOf, txHashOf, txIdOf } from './transaction-facts';
@@ -74,8 +75,8 @@ import { outpointKey, UtxoDiff, entriesEqual, type OutpointKey, type UtxoView } 
 
 export type { Block } from './genesis';
 
-/** consensus/core/src/constants.rs BLOCK_VERSION at v1.0.1. */
-export const BLOCK_VERSION = 1;
+/** consensus/core/src/constants.rs: header version 1 before Toccata, 2 from its activation (`Params::block_version`). */
+export { BLOCK_VERSION, BLOCK_VERSION_TOCCATA } from '../kaspa/header';
 /** DEVNET_PARAMS.max_block_level. */
 export const DEVNET_MAX_BLOCK_LEVEL = 250;
 
@@ -150,6 +151,13 @@ export interface TemplateRequest {
 export interface BlockTemplate {
   block: Block;
   rejectedTransactions: { transactionId: Hash; message: string }[];
+}
+
+interface ForkRules {
+  toccata: boolean;
+  transactionLimits: Readonly<TransactionLimits>;
+  massLimits: Readonly<BlockMassLimits>;
+  isolation: IsolationOptions;
 }
 
 interface BlockRecord {
@@ -227,8 +235,8 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
   private readonly random: () => number;
   private readonly maxBlockLevel: number;
   private readonly subsidyParams: SubsidyParams;
-  private readonly massLimits: BlockMassLimits;
-  private readonly transactionLimits: TransactionLimits;
+  private readonly massLimitsOverride: BlockMassLimits | undefined;
+  private readonly transactionLimitsOverride: TransactionLimits | undefined;
   private readonly records = new Map<BlockId, BlockRecord>();
   private readonly invalid = new Set<BlockId>();
   private readonly scriptCache = new ScriptVerificationCache();
@@ -261,8 +269,8 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     this.powMatrixCache = options.powMatrixCache;
     this.maxBlockLevel = options.maxBlockLevel ?? DEVNET_MAX_BLOCK_LEVEL;
     this.subsidyParams = options.subsidyParams ?? DEVNET_SUBSIDY_PARAMS;
-    this.massLimits = options.massLimits ?? CRESCENDO_BLOCK_MASS_LIMITS;
-    this.transactionLimits = options.transactionLimits ?? CRESCENDO_TRANSACTION_LIMITS;
+    this.massLimitsOverride = options.massLimits;
+    this.transactionLimitsOverride = options.transactionLimits;
 
     const genesis = options.genesis;
     const genesisHash = headerHash(genesis.header);
@@ -415,9 +423,6 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
   }
 
   private validateHeaderInIsolation(header: Header): number {
-    if (header.version !== BLOCK_VERSION) {
-      throw new BlockInvalid(`wrong block version: got ${header.version}, expected ${BLOCK_VERSION}`, false);
-    }
     const maxBlockTime = BigInt(this.clock()) + BigInt(this.params.timestampDeviationTolerance) * 1000n;
     if (header.timestamp > maxBlockTime) {
       throw new BlockInvalid(
@@ -551,7 +556,12 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     if (context.bits !== header.bits) {
       throw new BlockInvalid(`block bits 0x${header.bits.toString(16)} differ from the expected 0x${context.bits.toString(16)}`, false);
     }
-    // Post-PoW failures are cached as invalid, as kaspad's header processor does.
+    // Post-PoW failures are cached as invalid, as kaspad's header processor does. The version depends on the DAA
+    // score, so v2.0.1 checks it in context (`check_header_version_in_context`), first of the post-PoW checks.
+    const expectedVersion = this.blockVersionAt(header.daaScore);
+    if (header.version !== expectedVersion) {
+      throw new BlockInvalid(`wrong block version: got ${header.version} but expected ${expectedVersion}`, true);
+    }
     if (ghostdag.blueScore !== header.blueScore) {
       throw new BlockInvalid(`expected header blue score ${ghostdag.blueScore} but got ${header.blueScore}`, true);
     }
@@ -593,8 +603,9 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     const extraCoinbase = transactions.slice(1).findIndex(isCoinbase);
     if (extraCoinbase >= 0) throw new BlockInvalid(`block has a second coinbase at index ${extraCoinbase + 1}`, true);
     const ids = transactions.map(txIdOf);
+    const rules = this.rulesAt(header.daaScore);
     transactions.forEach((tx, index) => {
-      const error = ruleError(() => validateTransactionInIsolation(tx, this.transactionLimits));
+      const error = ruleError(() => validateTransactionInIsolation(tx, rules.transactionLimits, rules.isolation));
       if (error !== undefined) throw new BlockInvalid(`transaction ${bytesToHex(ids[index]!)} is invalid: ${error}`, true);
     });
     if (transactions[0]!.storageMass > 0n) throw new BlockInvalid('coinbase has a non-zero mass commitment', true);
@@ -605,9 +616,9 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       compute += txComputeMassOf(tx);
       transient += transientMass(tx);
       storage += tx.storageMass;
-      if (compute > this.massLimits.compute) throw new BlockInvalid(`block compute mass ${compute} exceeds the limit`, true);
-      if (transient > this.massLimits.transient) throw new BlockInvalid(`block transient mass ${transient} exceeds the limit`, true);
-      if (storage > this.massLimits.storage) throw new BlockInvalid(`block storage mass ${storage} exceeds the limit`, true);
+      if (compute > rules.massLimits.compute) throw new BlockInvalid(`block compute mass ${compute} exceeds the limit`, true);
+      if (transient > rules.massLimits.transient) throw new BlockInvalid(`block transient mass ${transient} exceeds the limit`, true);
+      if (storage > rules.massLimits.storage) throw new BlockInvalid(`block storage mass ${storage} exceeds the limit`, true);
     }
     const idKeys = ids.map(bytesToHex);
     if (new Set(idKeys).size !== idKeys.length) throw new BlockInvalid('block has duplicate transactions', true);
@@ -650,7 +661,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     if (payload.subsidy !== subsidy) throw new BlockInvalid(`wrong subsidy ${payload.subsidy}, expected ${subsidy}`, true);
     for (const tx of block.transactions) {
       const error = ruleError(() =>
-        validateTransactionInHeaderContext(tx, block.header.daaScore, context.pastMedianTime, this.transactionLimits),
+        validateTransactionInHeaderContext(tx, block.header.daaScore, context.pastMedianTime, this.rulesAt(block.header.daaScore).transactionLimits),
       );
       if (error !== undefined) throw new BlockInvalid(`transaction ${bytesToHex(txIdOf(tx))}: ${error}`, true);
     }
@@ -762,6 +773,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     }
     const payload = decodeCoinbasePayload(record.transactions[0]!.payload);
     const expectedCoinbase = expectedCoinbaseTransaction({
+      toccataActive: this.toccataActiveAt(header.daaScore),
       ghostdag: record.ghostdag,
       daaScore: header.daaScore,
       subsidy: blockSubsidy(header.daaScore, this.subsidyParams),
@@ -776,6 +788,11 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     const expectedPruningPoint = this.expectedPruningPoint(record.ghostdag).pruningPoint;
     if (blockIdOf(header.pruningPoint) !== expectedPruningPoint) {
       return `wrong header pruning point: expected ${expectedPruningPoint}`;
+    }
+    // Toccata's chain-qualification rule: the first direct parent is the selected parent.
+    const firstParent = record.parents[0]!;
+    if (this.toccataActiveAt(header.daaScore) && firstParent !== record.ghostdag.selectedParent) {
+      return `block ${record.id} first direct parent is ${firstParent} but selected parent is ${record.ghostdag.selectedParent}`;
     }
     const view = acceptance.diff.over(parentView);
     for (const [index, tx] of record.transactions.entries()) {
@@ -974,6 +991,25 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     };
   }
 
+  private toccataActiveAt(daaScore: bigint): boolean {
+    return isForkActive(this.params.toccataActivation, daaScore);
+  }
+
+  private blockVersionAt(daaScore: bigint): number {
+    return this.toccataActiveAt(daaScore) ? BLOCK_VERSION_TOCCATA : BLOCK_VERSION;
+  }
+
+  /** The transaction and block limits in force at a DAA score (the options' overrides, else the fork's). */
+  private rulesAt(daaScore: bigint): ForkRules {
+    const toccata = this.toccataActiveAt(daaScore);
+    return {
+      toccata,
+      transactionLimits: this.transactionLimitsOverride ?? transactionLimits(toccata),
+      massLimits: this.massLimitsOverride ?? blockMassLimits(toccata),
+      isolation: { toccata, ghostdagK: this.params.ghostdagK },
+    };
+  }
+
   // ---- block templates ----
 
   /** The virtual's header fields and transactions; solving the nonce yields a block this node accepts. */
@@ -984,6 +1020,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
         : this.sideBranchState(request.parents.map(blockIdOf));
     const view = state.acceptance.diff.over(overlay.over(this.sinkView));
 
+    const rules = this.rulesAt(state.daaScore);
     const rejectedTransactions: BlockTemplate['rejectedTransactions'] = [];
     const selected: Transaction[] = [];
     const spent = new Set<OutpointKey>();
@@ -995,8 +1032,8 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       const reject = (message: string) => rejectedTransactions.push({ transactionId: id, message });
       const contextError =
         (isCoinbase(tx) ? 'a coinbase transaction cannot be included' : undefined) ??
-        ruleError(() => validateTransactionInIsolation(tx, this.transactionLimits)) ??
-        ruleError(() => validateTransactionInHeaderContext(tx, state.daaScore, state.pastMedianTime, this.transactionLimits));
+        ruleError(() => validateTransactionInIsolation(tx, rules.transactionLimits, rules.isolation)) ??
+        ruleError(() => validateTransactionInHeaderContext(tx, state.daaScore, state.pastMedianTime, rules.transactionLimits));
       if (contextError !== undefined) {
         reject(contextError);
         continue;
@@ -1022,7 +1059,8 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
         transient: mass.transient + transientMass(tx),
         storage: mass.storage + tx.storageMass,
       };
-      if (next.compute > this.massLimits.compute || next.transient > this.massLimits.transient || next.storage > this.massLimits.storage) {
+      const limits = rules.massLimits;
+      if (next.compute > limits.compute || next.transient > limits.transient || next.storage > limits.storage) {
         reject('does not fit in the block mass limits');
         continue;
       }
@@ -1033,6 +1071,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     }
 
     const coinbaseBasis = {
+      toccataActive: this.toccataActiveAt(state.daaScore),
       ghostdag: state.ghostdag,
       daaScore: state.daaScore,
       subsidy: blockSubsidy(state.daaScore, this.subsidyParams),
@@ -1046,7 +1085,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     });
     const transactions = [coinbase, ...selected];
     const header: Header = {
-      version: BLOCK_VERSION,
+      version: this.blockVersionAt(state.daaScore),
       parentsByLevel: calcBlockParents(this, this.genesisId, this.maxBlockLevel, this.pruningPointId, state.parents).map((level) =>
         level.map((id) => this.record(id).hash),
       ),
