@@ -10,10 +10,17 @@
  *   (new entries carry the accepting block's DAA score), the others are ignored;
  * - every merged block earns its payload subsidy plus the fees of its accepted transactions; blues are paid to their own
  *   payload script, reds (fees only for non-DAA reds) to the accepting block's miner in one output.
+ *
+ * Under Toccata (rusty-kaspa v2.0.1) the accepted-id merkle root becomes the KIP-21 sequencing commitment over the same
+ * accepted transactions and the mergeset (lib/kaspa/seq-commit-block.ts), and the acceptance carries the active lanes
+ * after it; before activation the lanes stay empty.
  */
 import { decodeCoinbasePayload, encodeCoinbasePayload } from '../kaspa/coinbase';
 import { acceptedIdMerkleRoot } from '../kaspa/merkle';
+import { LanesTree } from '../kaspa/lanes-tree';
 import { MuHash } from '../kaspa/muhash';
+import type { MergesetContext } from '../kaspa/seq-commit';
+import { computeSeqCommitBlock, type AcceptedTransaction, type MergedBlock } from '../kaspa/seq-commit-block';
 import type { Secp256k1Backend } from '../kaspa/signing';
 import {
   SUBNETWORK_ID_COINBASE,
@@ -51,6 +58,21 @@ export interface AcceptanceState {
   mergesetAcceptance: MergesetBlockAcceptance[];
   rewards: Map<BlockId, BlockRewardData>;
   acceptedIdMerkleRoot: Hash;
+  /** The active KIP-21 lanes after this acceptance (empty before Toccata); shares structure with the parent's. */
+  lanes: LanesTree;
+  /** Under Toccata, the commitment's other inputs a lane proof carries. */
+  seqCommitParts?: { parentSeqCommit: Hash; payloadAndContextDigest: Hash; inactivityShortcut: Hash };
+}
+
+/** What the sequencing commitment needs beyond the acceptance itself (SeqCommitBlockInput). */
+export interface SeqCommitContext {
+  /** The selected parent's lanes (empty for a pre-Toccata parent). */
+  lanes: LanesTree;
+  context: MergesetContext;
+  /** Every mergeset block, in `orderedMergeset` order. */
+  mergeset: readonly MergedBlock[];
+  inactivityShortcut: Hash;
+  finalityDepth: bigint;
 }
 
 export interface AcceptanceInput {
@@ -69,6 +91,8 @@ export interface AcceptanceInput {
   secp256k1?: Secp256k1Backend;
   /** Shared across acceptances, so re-accepting the same outputs and spends skips hashing their MuHash elements. */
   multisetCache?: MultisetElementCache;
+  /** Present when Toccata is active at `povDaaScore`: the root is then the sequencing commitment. */
+  seqCommit?: SeqCommitContext;
 }
 
 /**
@@ -150,6 +174,9 @@ export function calculateAcceptance(input: AcceptanceInput): AcceptanceState {
   acceptIntoDiff(diff, selectedParentCoinbase, coinbaseId, [], povDaaScore, true);
   addTransactionToMultiset(multiset, selectedParentCoinbase, coinbaseId, [], povDaaScore, true, input.multisetCache);
   const acceptedTransactionIds: Hash[] = [coinbaseId];
+  const acceptedTransactions: AcceptedTransaction[] = [
+    { id: coinbaseId, version: selectedParentCoinbase.version, subnetworkId: selectedParentCoinbase.subnetworkId },
+  ];
   const mergesetAcceptance: MergesetBlockAcceptance[] = [];
   const rewards = new Map<BlockId, BlockRewardData>();
 
@@ -176,6 +203,7 @@ export function calculateAcceptance(input: AcceptanceInput): AcceptanceState {
       acceptIntoDiff(diff, tx, id, entries, povDaaScore, false);
       addTransactionToMultiset(multiset, tx, id, entries, povDaaScore, false, input.multisetCache);
       acceptedTransactionIds.push(id);
+      acceptedTransactions.push({ id, version: tx.version, subnetworkId: tx.subnetworkId });
     }
     const acceptedIds = accepted.map(({ id }) => id);
     mergesetAcceptance.push({
@@ -186,13 +214,25 @@ export function calculateAcceptance(input: AcceptanceInput): AcceptanceState {
     rewards.set(block, { subsidy: payload.subsidy, totalFees: fees, scriptPublicKey: payload.scriptPublicKey });
   });
 
+  const base = { diff, multiset, acceptedTransactionIds, mergesetAcceptance, rewards };
+  const { seqCommit } = input;
+  if (seqCommit === undefined) {
+    return {
+      ...base,
+      acceptedIdMerkleRoot: acceptedIdMerkleRoot(input.selectedParentAcceptedIdMerkleRoot, acceptedTransactionIds),
+      lanes: LanesTree.EMPTY,
+    };
+  }
+  const result = computeSeqCommitBlock({ ...seqCommit, parentSeqCommit: input.selectedParentAcceptedIdMerkleRoot, acceptedTransactions });
   return {
-    diff,
-    multiset,
-    acceptedTransactionIds,
-    mergesetAcceptance,
-    rewards,
-    acceptedIdMerkleRoot: acceptedIdMerkleRoot(input.selectedParentAcceptedIdMerkleRoot, acceptedTransactionIds),
+    ...base,
+    acceptedIdMerkleRoot: result.seqCommit,
+    lanes: result.lanes,
+    seqCommitParts: {
+      parentSeqCommit: input.selectedParentAcceptedIdMerkleRoot,
+      payloadAndContextDigest: result.payloadAndContextDigest,
+      inactivityShortcut: seqCommit.inactivityShortcut,
+    },
   };
 }
 
