@@ -91,6 +91,8 @@ export interface AcceptanceInput {
   secp256k1?: Secp256k1Backend;
   /** Shared across acceptances, so re-accepting the same outputs and spends skips hashing their MuHash elements. */
   multisetCache?: MultisetElementCache;
+  /** Whether Toccata is active at a merged block's DAA score (its transactions' covenant and script rules). */
+  toccataActiveFor: (block: BlockId) => boolean;
   /** Present when Toccata is active at `povDaaScore`: the root is then the sequencing commitment. */
   seqCommit?: SeqCommitContext;
 }
@@ -145,15 +147,18 @@ function addTransactionToMultiset(
   );
   tx.outputs.forEach((output, index) => {
     const outpoint = { transactionId: id, index };
-    multiset.combine(cache.added(outpointKey(outpoint), outpoint, {
-      ...outputEntry(output, daaScore, coinbase),
-      covenantId: output.covenant?.covenantId ?? null,
-    }));
+    multiset.combine(cache.added(outpointKey(outpoint), outpoint, outputEntry(output, daaScore, coinbase)));
   });
 }
 
 function outputEntry(output: TransactionOutput, daaScore: bigint, coinbase: boolean): UtxoEntry {
-  return { amount: output.value, scriptPublicKey: output.scriptPublicKey, blockDaaScore: daaScore, isCoinbase: coinbase };
+  return {
+    amount: output.value,
+    scriptPublicKey: output.scriptPublicKey,
+    blockDaaScore: daaScore,
+    isCoinbase: coinbase,
+    covenantId: output.covenant?.covenantId ?? null,
+  };
 }
 
 function acceptIntoDiff(diff: UtxoDiff, tx: Transaction, id: Hash, spent: readonly UtxoEntry[], daaScore: bigint, coinbase: boolean): void {
@@ -184,6 +189,7 @@ export function calculateAcceptance(input: AcceptanceInput): AcceptanceState {
     const transactions = input.transactionsOf(block);
     const ids = input.transactionIdsOf(block);
     const isSelectedParent = position === 0;
+    const toccata = input.toccataActiveFor(block);
     const accepted: { tx: Transaction; id: Hash; entries: UtxoEntry[] }[] = [];
     let fees = 0n;
     for (const [index, tx] of transactions.entries()) {
@@ -193,6 +199,7 @@ export function calculateAcceptance(input: AcceptanceInput): AcceptanceState {
         checkScripts: !isSelectedParent,
         scriptCache: input.scriptCache,
         secp256k1: input.secp256k1,
+        toccata,
       });
       if (!result.ok) continue;
       accepted.push({ tx, id: ids[index]!, entries: result.entries });

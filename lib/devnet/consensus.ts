@@ -769,6 +769,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       scriptCache: this.scriptCache,
       secp256k1: this.secp256k1,
       multisetCache: this.multisetCache,
+      toccataActiveFor: (block) => this.toccataActiveAt(this.record(block).header.daaScore),
       seqCommit: this.toccataActiveAt(povDaaScore) ? this.seqCommitContext(ghostdag, povDaaScore, orderedMergeset) : undefined,
     });
   }
@@ -849,6 +850,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
         scriptCache: this.scriptCache,
         secp256k1: this.secp256k1,
         transactionHash: txHashOf(tx),
+        toccata: this.toccataActiveAt(header.daaScore),
       });
       if (!result.ok) return `transaction ${bytesToHex(record.transactionIds[index]!)} is invalid in its UTXO context: ${result.message}`;
     }
@@ -1095,6 +1097,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
         scriptCache: this.scriptCache,
         secp256k1: this.secp256k1,
         transactionHash: hash,
+        toccata: rules.toccata,
       });
       if (!result.ok) {
         reject(result.message);
