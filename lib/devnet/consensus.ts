@@ -25,7 +25,7 @@
  * Deferred: pruned-data handling, and retention limits for per-block UTXO diffs (memory grows with the chain).
  */
 import { bytesToHex, hexToBytes, compareBytes } from '../kaspa/bytes';
-import { decodeCoinbasePayload, CoinbasePayloadError } from '../kaspa/coinbase';
+import { decodeCoinbasePayload } from '../kaspa/coinbase';
 import { BLOCK_VERSION, BLOCK_VERSION_TOCCATA, headerHash } from '../kaspa/header';
 import { MAX_SOMPI } from '../kaspa/amount';
 import { blockMassLimits, transientMass, type BlockMassLimits } from '../kaspa/mass';
@@ -67,13 +67,12 @@ import { calcBlockParents, type ParentsStore } from './parents-builder';
 import { Reachability } from './reachability';
 import {
   transactionLimits,
-  TxRuleError,
   validateTransactionInHeaderContext,
   validateTransactionInIsolation,
-  type IsolationOptions,
   type TransactionLimits,
 } from './transaction-validator';
 import { txComputeMassOf, txHashOf, txIdOf } from './transaction-facts';
+import { BlockInvalid, ruleError, validateBodyInContext, validateBodyInIsolation, type ForkRules } from './body-validation';
 import { ScriptVerificationCache, validateTransactionInUtxoContext } from './tx-validation';
 import { outpointKey, UtxoDiff, entriesEqual, type OutpointKey, type UtxoView } from './utxo-diff';
 
@@ -162,13 +161,6 @@ export interface BlockTemplate {
   rejectedTransactions: { transactionId: Hash; message: string }[];
 }
 
-interface ForkRules {
-  toccata: boolean;
-  transactionLimits: Readonly<TransactionLimits>;
-  massLimits: Readonly<BlockMassLimits>;
-  isolation: IsolationOptions;
-}
-
 interface BlockRecord {
   readonly id: BlockId;
   readonly hash: Hash;
@@ -206,25 +198,6 @@ interface BlockContext {
 interface VirtualState extends BlockContext {
   acceptance: AcceptanceState;
   utxoCommitment: Hash;
-}
-
-class BlockInvalid extends Error {
-  constructor(
-    message: string,
-    readonly cacheAsInvalid: boolean,
-  ) {
-    super(message);
-  }
-}
-
-function ruleError(check: () => void): string | undefined {
-  try {
-    check();
-    return undefined;
-  } catch (error) {
-    if (error instanceof TxRuleError) return error.message;
-    throw error;
-  }
 }
 
 function outpointFromKey(key: OutpointKey): Outpoint {
@@ -410,8 +383,14 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     const ghostdag = this.ghostdagManager.ghostdag(parents);
     const context = this.contextFor(parents, ghostdag);
     this.validateHeaderInContext(header, parents, context);
-    const transactionIds = this.validateBodyInIsolation(block);
-    this.validateBodyInContext(block, context);
+    const rules = this.rulesAt(header.daaScore);
+    const transactionIds = validateBodyInIsolation(block, rules);
+    validateBodyInContext(block, {
+      ghostdagK: this.params.ghostdagK,
+      pastMedianTime: context.pastMedianTime,
+      subsidy: blockSubsidy(header.daaScore, this.subsidyParams),
+      rules,
+    });
     return {
       id,
       hash,
@@ -600,81 +579,6 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
         return given.length === level.length && set.size === level.length && level.every((parent) => set.has(parent));
       });
     if (!levelsMatch) throw new BlockInvalid('block has unexpected indirect parents (parents by level)', true);
-  }
-
-  private validateBodyInIsolation(block: Block): Hash[] {
-    const { transactions, header } = block;
-    if (transactions.length === 0) throw new BlockInvalid('block has no transactions', true);
-    const expectedMerkleRoot = merkleRoot(transactions.map(txHashOf));
-    if (compareBytes(expectedMerkleRoot, header.hashMerkleRoot) !== 0) {
-      throw new BlockInvalid(`block hash merkle root is ${bytesToHex(header.hashMerkleRoot)}, expected ${bytesToHex(expectedMerkleRoot)}`, false);
-    }
-    if (!isCoinbase(transactions[0]!)) throw new BlockInvalid('first transaction is not a coinbase', true);
-    const extraCoinbase = transactions.slice(1).findIndex(isCoinbase);
-    if (extraCoinbase >= 0) throw new BlockInvalid(`block has a second coinbase at index ${extraCoinbase + 1}`, true);
-    const ids = transactions.map(txIdOf);
-    const rules = this.rulesAt(header.daaScore);
-    transactions.forEach((tx, index) => {
-      const error = ruleError(() => validateTransactionInIsolation(tx, rules.transactionLimits, rules.isolation));
-      if (error !== undefined) throw new BlockInvalid(`transaction ${bytesToHex(ids[index]!)} is invalid: ${error}`, true);
-    });
-    if (transactions[0]!.storageMass > 0n) throw new BlockInvalid('coinbase has a non-zero mass commitment', true);
-    let compute = 0n;
-    let transient = 0n;
-    let storage = 0n;
-    for (const tx of transactions) {
-      compute += txComputeMassOf(tx);
-      transient += transientMass(tx);
-      storage += tx.storageMass;
-      if (compute > rules.massLimits.compute) throw new BlockInvalid(`block compute mass ${compute} exceeds the limit`, true);
-      if (transient > rules.massLimits.transient) throw new BlockInvalid(`block transient mass ${transient} exceeds the limit`, true);
-      if (storage > rules.massLimits.storage) throw new BlockInvalid(`block storage mass ${storage} exceeds the limit`, true);
-    }
-    const idKeys = ids.map(bytesToHex);
-    if (new Set(idKeys).size !== idKeys.length) throw new BlockInvalid('block has duplicate transactions', true);
-    const spent = new Set<OutpointKey>();
-    for (const tx of transactions) {
-      for (const input of tx.inputs) {
-        const key = outpointKey(input.previousOutpoint);
-        if (spent.has(key)) throw new BlockInvalid(`block spends ${key} twice`, true);
-        spent.add(key);
-      }
-    }
-    const created = new Set(idKeys);
-    for (const tx of transactions) {
-      for (const input of tx.inputs) {
-        if (created.has(bytesToHex(input.previousOutpoint.transactionId))) {
-          throw new BlockInvalid('block has a chained transaction', true);
-        }
-      }
-    }
-    return ids;
-  }
-
-  private validateBodyInContext(block: Block, context: BlockContext): void {
-    const coinbase = block.transactions[0]!;
-    const outputsLimit = this.params.ghostdagK + 2;
-    if (coinbase.outputs.length > outputsLimit) {
-      throw new BlockInvalid(`coinbase has ${coinbase.outputs.length} outputs, above ${outputsLimit}`, true);
-    }
-    let payload;
-    try {
-      payload = decodeCoinbasePayload(coinbase.payload);
-    } catch (error) {
-      if (error instanceof CoinbasePayloadError) throw new BlockInvalid(`bad coinbase payload: ${error.message}`, true);
-      throw error;
-    }
-    if (payload.blueScore !== block.header.blueScore) {
-      throw new BlockInvalid(`coinbase payload blue score ${payload.blueScore} differs from the header's`, true);
-    }
-    const subsidy = blockSubsidy(block.header.daaScore, this.subsidyParams);
-    if (payload.subsidy !== subsidy) throw new BlockInvalid(`wrong subsidy ${payload.subsidy}, expected ${subsidy}`, true);
-    for (const tx of block.transactions) {
-      const error = ruleError(() =>
-        validateTransactionInHeaderContext(tx, block.header.daaScore, context.pastMedianTime, this.rulesAt(block.header.daaScore).transactionLimits),
-      );
-      if (error !== undefined) throw new BlockInvalid(`transaction ${bytesToHex(txIdOf(tx))}: ${error}`, true);
-    }
   }
 
   private commitBlock(record: BlockRecord): void {
