@@ -1,8 +1,10 @@
 /**
  * The devnet node's consensus: the block DAG, GHOSTDAG, the virtual block and its UTXO state, all in memory, following
- * rusty-kaspa v1.0.1 (Crescendo rules: block version 1, transaction version 0, 10 BPS, k = 124):
+ * rusty-kaspa v2.0.1 (10 BPS, k = 124): Crescendo rules below `params.toccataActivation` (block version 1, transaction
+ * version 0) and Toccata's from it (block version 2, v0 and v1 transactions, covenants, the KIP-21 seq commit as the
+ * accepted-id root over persistent per-block lanes, the first parent the selected parent as a chain rule):
  * - header validation: consensus/src/pipeline/header_processor (in isolation, parent relations, pre- and post-PoW);
- * - body validation: consensus/src/pipeline/body_processor (in isolation and in header context);
+ * - body validation: body-validation.ts (body_processor, in isolation and in header context);
  * - chain qualification and the virtual: consensus/src/pipeline/virtual_processor (processor.rs sink search and virtual
  *   parent selection, utxo_validation.rs acceptance and the UTXO commitment / accepted-id root / coinbase checks).
  *
