@@ -36,7 +36,7 @@ import { LanesTree } from '../kaspa/lanes-tree';
 import { MuHash } from '../kaspa/muhash';
 import { inactivityShortcutOf, inactivityShortcutTargetBlueScore } from '../kaspa/seq-commit-block';
 import { encodeSmtProof, type SeqCommitLaneProof } from '../kaspa/smt-proof';
-import { blockLevelFromPow, calcWork, compactToTarget, difficultyFromBits, PowState, type PowMatrixCache } from '../kaspa/pow';
+import { calcWork, difficultyFromBits, type PowMatrixCache } from '../kaspa/pow';
 import type { Secp256k1Backend } from '../kaspa/signing';
 import { blockSubsidy, DEVNET_SUBSIDY_PARAMS, type SubsidyParams } from '../kaspa/subsidy';
 import { isCoinbase, transactionHash } from '../kaspa/transaction';
@@ -75,6 +75,7 @@ import {
 } from './transaction-validator';
 import { txComputeMassOf, txHashOf, txIdOf } from './transaction-facts';
 import { BlockInvalid, ruleError, validateBodyInContext, validateBodyInIsolation, type ForkRules } from './body-validation';
+import { validateHeaderInContext, validateHeaderInIsolation, validateParentRelations } from './header-validation';
 import { ScriptVerificationCache, validateTransactionInUtxoContext } from './tx-validation';
 import { outpointKey, UtxoDiff, entriesEqual, type OutpointKey, type UtxoView } from './utxo-diff';
 
@@ -379,12 +380,30 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
 
   private validateBlock(block: Block, hash: Hash, id: BlockId): BlockRecord {
     const { header } = block;
-    const level = this.validateHeaderInIsolation(header);
+    const level = validateHeaderInIsolation(header, {
+      now: this.clock(),
+      timestampDeviationTolerance: this.params.timestampDeviationTolerance,
+      maxBlockParents: this.params.maxBlockParents,
+      maxBlockLevel: this.maxBlockLevel,
+      powMatrixCache: this.powMatrixCache,
+    });
     const parents = header.parentsByLevel[0]!.map(blockIdOf);
-    this.validateParentRelations(parents);
+    validateParentRelations(parents, {
+      has: (block) => this.records.has(block),
+      isInvalid: (block) => this.invalid.has(block),
+      isDagAncestorOf: (ancestor, block) => this.isDagAncestorOf(ancestor, block),
+    });
     const ghostdag = this.ghostdagManager.ghostdag(parents);
     const context = this.contextFor(parents, ghostdag);
-    this.validateHeaderInContext(header, parents, context);
+    validateHeaderInContext(header, parents, {
+      ...context,
+      pruningPoint: this.pruningPointId,
+      isDagAncestorOf: (ancestor, block) => this.isDagAncestorOf(ancestor, block),
+      expectedVersion: this.blockVersionAt(header.daaScore),
+      mergesetSizeLimit: this.params.mergesetSizeLimit,
+      violatesMergeDepth: () => this.mergeDepthViolators(ghostdag, context.mergeDepthRoot).length > 0,
+      expectedParents: () => calcBlockParents(this, this.genesisId, this.maxBlockLevel, this.pruningPointId, parents),
+    });
     const rules = this.rulesAt(header.daaScore);
     const transactionIds = validateBodyInIsolation(block, rules);
     validateBodyInContext(block, {
@@ -411,40 +430,6 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       children: [],
       status: 'utxoPendingVerification',
     };
-  }
-
-  private validateHeaderInIsolation(header: Header): number {
-    const maxBlockTime = BigInt(this.clock()) + BigInt(this.params.timestampDeviationTolerance) * 1000n;
-    if (header.timestamp > maxBlockTime) {
-      throw new BlockInvalid(
-        `block timestamp ${header.timestamp} is too far into the future (the limit is ${maxBlockTime})`,
-        false,
-      );
-    }
-    const direct = header.parentsByLevel[0] ?? [];
-    if (direct.length === 0) throw new BlockInvalid('block has no parents', false);
-    if (direct.length > this.params.maxBlockParents) {
-      throw new BlockInvalid(`block has ${direct.length} parents, above the limit of ${this.params.maxBlockParents}`, false);
-    }
-    const ids = direct.map(blockIdOf);
-    if (new Set(ids).size !== ids.length) throw new BlockInvalid('block has duplicate parents', false);
-    const pow = PowState.fromHeader(header, this.powMatrixCache).calculatePow(header.nonce);
-    if (pow > compactToTarget(header.bits)) throw new BlockInvalid('block has invalid proof of work', false);
-    return blockLevelFromPow(pow, this.maxBlockLevel);
-  }
-
-  private validateParentRelations(parents: readonly BlockId[]): void {
-    const missing = parents.filter((parent) => !this.records.has(parent));
-    const invalidParent = parents.find((parent) => this.invalid.has(parent));
-    if (invalidParent !== undefined) throw new BlockInvalid(`block has an invalid parent ${invalidParent}`, false);
-    if (missing.length > 0) throw new BlockInvalid(`block is missing parents: ${missing.join(', ')}`, false);
-    for (const a of parents) {
-      for (const b of parents) {
-        if (a !== b && this.isDagAncestorOf(a, b)) {
-          throw new BlockInvalid(`block parent ${a} is an ancestor of parent ${b}`, false);
-        }
-      }
-    }
   }
 
   /** The DAA score, bits, past median time and pruning data of a block with these parents and GHOSTDAG data. */
@@ -534,53 +519,6 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       current = currentRecord.pruningSample;
     }
     return { pruningSample, pruningPoint: current };
-  }
-
-  private validateHeaderInContext(header: Header, parents: readonly BlockId[], context: BlockContext): void {
-    const { ghostdag } = context;
-    if (!parents.some((parent) => this.isDagAncestorOf(this.pruningPointId, parent))) {
-      throw new BlockInvalid(`block is not in the future of the pruning point ${this.pruningPointId}`, false);
-    }
-    if (context.daaScore !== header.daaScore) {
-      throw new BlockInvalid(`expected header DAA score ${context.daaScore} but got ${header.daaScore}`, false);
-    }
-    if (context.bits !== header.bits) {
-      throw new BlockInvalid(`block bits 0x${header.bits.toString(16)} differ from the expected 0x${context.bits.toString(16)}`, false);
-    }
-    // Post-PoW failures are cached as invalid, as kaspad's header processor does. The version depends on the DAA
-    // score, so v2.0.1 checks it in context (`check_header_version_in_context`), first of the post-PoW checks.
-    const expectedVersion = this.blockVersionAt(header.daaScore);
-    if (header.version !== expectedVersion) {
-      throw new BlockInvalid(`wrong block version: got ${header.version} but expected ${expectedVersion}`, true);
-    }
-    if (ghostdag.blueScore !== header.blueScore) {
-      throw new BlockInvalid(`expected header blue score ${ghostdag.blueScore} but got ${header.blueScore}`, true);
-    }
-    if (ghostdag.blueWork !== header.blueWork) {
-      throw new BlockInvalid(`expected header blue work ${ghostdag.blueWork} but got ${header.blueWork}`, true);
-    }
-    if (header.timestamp <= context.pastMedianTime) {
-      throw new BlockInvalid(
-        `block timestamp ${header.timestamp} is not after the past median time ${context.pastMedianTime}`,
-        true,
-      );
-    }
-    if (mergesetSize(ghostdag) > this.params.mergesetSizeLimit) {
-      throw new BlockInvalid(`mergeset size ${mergesetSize(ghostdag)} is above the limit ${this.params.mergesetSizeLimit}`, true);
-    }
-    if (this.mergeDepthViolators(ghostdag, context.mergeDepthRoot).length > 0) {
-      throw new BlockInvalid('block merges a red block beyond the merge depth (violating bounded merge depth)', true);
-    }
-    const expected = calcBlockParents(this, this.genesisId, this.maxBlockLevel, this.pruningPointId, parents);
-    const actual = header.parentsByLevel;
-    const levelsMatch =
-      actual.length === expected.length &&
-      expected.every((level, index) => {
-        const given = actual[index]!.map(blockIdOf);
-        const set = new Set(given);
-        return given.length === level.length && set.size === level.length && level.every((parent) => set.has(parent));
-      });
-    if (!levelsMatch) throw new BlockInvalid('block has unexpected indirect parents (parents by level)', true);
   }
 
   private commitBlock(record: BlockRecord): void {
