@@ -34,8 +34,7 @@ import { blockMassLimits, transientMass, type BlockMassLimits } from '../kaspa/m
 import { merkleRoot } from '../kaspa/merkle';
 import { LanesTree } from '../kaspa/lanes-tree';
 import { MuHash } from '../kaspa/muhash';
-import { inactivityShortcutOf, inactivityShortcutTargetBlueScore } from '../kaspa/seq-commit-block';
-import { encodeSmtProof, type SeqCommitLaneProof } from '../kaspa/smt-proof';
+import type { SeqCommitLaneProof } from '../kaspa/smt-proof';
 import { calcWork, difficultyFromBits, type PowMatrixCache } from '../kaspa/pow';
 import type { Secp256k1Backend } from '../kaspa/signing';
 import { blockSubsidy, DEVNET_SUBSIDY_PARAMS, type SubsidyParams } from '../kaspa/subsidy';
@@ -47,7 +46,6 @@ import {
   MultisetElementCache,
   type AcceptanceState,
   type ExpectedCoinbaseInput,
-  type SeqCommitContext,
   type MergesetBlockAcceptance,
 } from './acceptance';
 import { DifficultyManager, type DaaStore } from './difficulty';
@@ -76,6 +74,7 @@ import {
 import { txComputeMassOf, txHashOf, txIdOf } from './transaction-facts';
 import { BlockInvalid, ruleError, validateBodyInContext, validateBodyInIsolation, type ForkRules } from './body-validation';
 import { validateHeaderInContext, validateHeaderInIsolation, validateParentRelations } from './header-validation';
+import { seqCommitContext, seqCommitLaneProof, type SeqCommitStore } from './seq-commit-state';
 import { ScriptVerificationCache, validateTransactionInUtxoContext } from './tx-validation';
 import { outpointKey, UtxoDiff, entriesEqual, type OutpointKey, type UtxoView } from './utxo-diff';
 
@@ -86,10 +85,7 @@ export { BLOCK_VERSION, BLOCK_VERSION_TOCCATA } from '../kaspa/header';
 /** DEVNET_PARAMS.max_block_level. */
 export const DEVNET_MAX_BLOCK_LEVEL = 250;
 
-/** A query the node cannot answer for the given arguments (kaspad's ConsensusError texts). */
-export class ConsensusQueryError extends Error {
-  override name = 'ConsensusQueryError';
-}
+export { ConsensusQueryError } from './seq-commit-state';
 
 export type BlockStatus = 'utxoPendingVerification' | 'utxoValid' | 'disqualifiedFromChain';
 
@@ -614,42 +610,8 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       secp256k1: this.secp256k1,
       multisetCache: this.multisetCache,
       toccataActiveFor: (block) => this.toccataActiveAt(this.record(block).header.daaScore),
-      seqCommit: this.toccataActiveAt(povDaaScore) ? this.seqCommitContext(ghostdag, povDaaScore, orderedMergeset) : undefined,
+      seqCommit: this.toccataActiveAt(povDaaScore) ? seqCommitContext(ghostdag, povDaaScore, orderedMergeset, this.seqCommitStore) : undefined,
     });
-  }
-
-  /** The KIP-21 inputs of a chain block (or the virtual) with this GHOSTDAG data and DAA score. */
-  private seqCommitContext(ghostdag: GhostdagData, daaScore: bigint, orderedMergeset: readonly BlockId[]): SeqCommitContext {
-    const selectedParent = this.record(ghostdag.selectedParent);
-    const shortcut = this.record(this.inactivityShortcutBlock(ghostdag));
-    return {
-      lanes: selectedParent.acceptance!.lanes,
-      context: { timestamp: selectedParent.header.timestamp, daaScore, blueScore: ghostdag.blueScore },
-      mergeset: orderedMergeset.map((id) => {
-        const record = this.record(id);
-        return { hash: record.hash, blueWork: record.ghostdag.blueWork, coinbasePayload: record.transactions[0]!.payload };
-      }),
-      inactivityShortcut: inactivityShortcutOf({
-        acceptedIdMerkleRoot: shortcut.header.acceptedIdMerkleRoot,
-        toccataActive: this.toccataActiveAt(shortcut.header.daaScore),
-      }),
-      finalityDepth: BigInt(this.params.finalityDepth),
-    };
-  }
-
-  /**
-   * processor.rs `compute_inactivity_shortcut_block`: the highest block of the selected parent's chain with blue score
-   * ≤ bs − F − 1 (genesis while bs ≤ F). That is the finality point (block_depth.rs); it is walked to only when the
-   * pruning point leaves the finality point unconstrained (ORIGIN).
-   */
-  private inactivityShortcutBlock(ghostdag: GhostdagData): BlockId {
-    const target = inactivityShortcutTargetBlueScore(ghostdag.blueScore, BigInt(this.params.finalityDepth));
-    if (target === null) return this.genesisId;
-    const finalityPoint = this.blockAtDepth(ghostdag, this.params.finalityDepth, this.record(ghostdag.selectedParent).finalityPoint);
-    if (finalityPoint !== ORIGIN_ID) return finalityPoint;
-    let current = ghostdag.selectedParent;
-    while (current !== this.genesisId && this.record(current).ghostdag.blueScore > target) current = this.record(current).ghostdag.selectedParent;
-    return current;
   }
 
   /** `verify_expected_utxo_state`. */
@@ -881,6 +843,20 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
           })
         : [],
     };
+  }
+
+  private seqCommitStoreCache: SeqCommitStore | undefined;
+
+  private get seqCommitStore(): SeqCommitStore {
+    this.seqCommitStoreCache ??= {
+      record: (id) => this.record(id),
+      genesisId: this.genesisId,
+      finalityDepth: this.params.finalityDepth,
+      toccataActiveAt: (daaScore) => this.toccataActiveAt(daaScore),
+      finalityPointOf: (ghostdag) =>
+        this.blockAtDepth(ghostdag, this.params.finalityDepth, this.record(ghostdag.selectedParent).finalityPoint),
+    };
+    return this.seqCommitStoreCache;
   }
 
   private toccataActiveAt(daaScore: bigint): boolean {
@@ -1153,30 +1129,22 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     };
   }
 
-  /** Acceptance data of a chain-qualified block: for each merged block, the transactions it accepted from it. */
   /**
-   * consensus/src/consensus/mod.rs `get_seq_commit_lane_proof` (the RPC's getSeqCommitLaneProof): the proof that lane
-   * `laneKey` holds what it holds (or nothing) in the active-lanes tree a selected-chain block commits to, with the
-   * other inputs of its seq commit. Throws ConsensusQueryError with kaspad's text for a block it cannot prove.
+   * `get_seq_commit_lane_proof` for a selected-chain block under Toccata (seq-commit-state.ts); throws
+   * ConsensusQueryError with kaspad's text for a block it cannot prove.
    */
   seqCommitLaneProof(blockHash: Hash, laneKey: Hash): SeqCommitLaneProof {
-    const id = blockIdOf(blockHash);
-    const record = this.records.get(id);
-    if (record === undefined) throw new ConsensusQueryError(`cannot find full block ${id}`);
-    if (id === this.genesisId) throw new ConsensusQueryError(`block ${id} is genesis and has no selected parent`);
-    if (!this.isChainAncestorOf(id, this.sinkId)) throw new ConsensusQueryError(`block ${id} is not in the selected parent chain`);
-    if (!this.isChainAncestorOf(this.pruningPointId, id)) {
-      throw new ConsensusQueryError(`block ${id} is too deep (before the current pruning point)`);
-    }
-    const parts = record.acceptance?.seqCommitParts;
-    if (!this.toccataActiveAt(record.header.daaScore) || parts === undefined) {
-      throw new ConsensusQueryError(`toccata is not active at block ${id}`);
-    }
-    const lanes = record.acceptance!.lanes;
-    const lane = lanes.get(laneKey);
-    return { smtProof: encodeSmtProof(lanes.prove(laneKey)), lane: lane && { tip: lane.tip, blueScore: lane.blueScore }, ...parts };
+    return seqCommitLaneProof(blockHash, laneKey, {
+      find: (id) => this.records.get(id),
+      genesisId: this.genesisId,
+      sinkId: this.sinkId,
+      pruningPointId: this.pruningPointId,
+      isChainAncestorOf: (ancestor, block) => this.isChainAncestorOf(ancestor, block),
+      toccataActiveAt: (daaScore) => this.toccataActiveAt(daaScore),
+    });
   }
 
+  /** Acceptance data of a chain-qualified block: for each merged block, the transactions it accepted from it. */
   getAcceptanceData(hash: Hash): MergesetBlockAcceptance[] | undefined {
     return this.records.get(blockIdOf(hash))?.acceptance?.mergesetAcceptance;
   }
