@@ -30,7 +30,7 @@ import { bytesToHex, hexToBytes, compareBytes } from '../kaspa/bytes';
 import { decodeCoinbasePayload } from '../kaspa/coinbase';
 import { BLOCK_VERSION, BLOCK_VERSION_TOCCATA, headerHash } from '../kaspa/header';
 import { MAX_SOMPI } from '../kaspa/amount';
-import { blockMassLimits, transientMass, type BlockMassLimits } from '../kaspa/mass';
+import { blockMassLimits, type BlockMassLimits } from '../kaspa/mass';
 import { merkleRoot } from '../kaspa/merkle';
 import { LanesTree } from '../kaspa/lanes-tree';
 import { MuHash } from '../kaspa/muhash';
@@ -38,7 +38,7 @@ import type { SeqCommitLaneProof } from '../kaspa/smt-proof';
 import { calcWork, difficultyFromBits, type PowMatrixCache } from '../kaspa/pow';
 import type { Secp256k1Backend } from '../kaspa/signing';
 import { blockSubsidy, DEVNET_SUBSIDY_PARAMS, type SubsidyParams } from '../kaspa/subsidy';
-import { isCoinbase, transactionHash } from '../kaspa/transaction';
+import { transactionHash } from '../kaspa/transaction';
 import type { Hash, Header, Outpoint, ScriptPublicKey, Transaction, UtxoEntry } from '../kaspa/types';
 import {
   calculateAcceptance,
@@ -65,16 +65,12 @@ import {
 import { isForkActive, type ConsensusParams } from './params';
 import { calcBlockParents, type ParentsStore } from './parents-builder';
 import { Reachability } from './reachability';
-import {
-  transactionLimits,
-  validateTransactionInHeaderContext,
-  validateTransactionInIsolation,
-  type TransactionLimits,
-} from './transaction-validator';
-import { txComputeMassOf, txHashOf, txIdOf } from './transaction-facts';
-import { BlockInvalid, ruleError, validateBodyInContext, validateBodyInIsolation, type ForkRules } from './body-validation';
+import { transactionLimits, type TransactionLimits } from './transaction-validator';
+import { txHashOf, txIdOf } from './transaction-facts';
+import { BlockInvalid, validateBodyInContext, validateBodyInIsolation, type ForkRules } from './body-validation';
 import { validateHeaderInContext, validateHeaderInIsolation, validateParentRelations } from './header-validation';
 import { seqCommitContext, seqCommitLaneProof, type SeqCommitStore } from './seq-commit-state';
+import { selectTemplateTransactions } from './template-transactions';
 import { ScriptVerificationCache, validateTransactionInUtxoContext } from './tx-validation';
 import { outpointKey, UtxoDiff, entriesEqual, type OutpointKey, type UtxoView } from './utxo-diff';
 
@@ -888,56 +884,13 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
         : this.sideBranchState(request.parents.map(blockIdOf));
     const view = state.acceptance.diff.over(overlay.over(this.sinkView));
 
-    const rules = this.rulesAt(state.daaScore);
-    const rejectedTransactions: BlockTemplate['rejectedTransactions'] = [];
-    const selected: Transaction[] = [];
-    const spent = new Set<OutpointKey>();
-    const mass = { compute: 0n, transient: 0n, storage: 0n };
-    const selectedHashes: Hash[] = [];
-    for (const tx of request.transactions ?? []) {
-      const id = txIdOf(tx);
-      const hash = txHashOf(tx);
-      const reject = (message: string) => rejectedTransactions.push({ transactionId: id, message });
-      const contextError =
-        (isCoinbase(tx) ? 'a coinbase transaction cannot be included' : undefined) ??
-        ruleError(() => validateTransactionInIsolation(tx, rules.transactionLimits, rules.isolation)) ??
-        ruleError(() => validateTransactionInHeaderContext(tx, state.daaScore, state.pastMedianTime, rules.transactionLimits));
-      if (contextError !== undefined) {
-        reject(contextError);
-        continue;
-      }
-      const keys = tx.inputs.map((input) => outpointKey(input.previousOutpoint));
-      if (keys.some((key) => spent.has(key))) {
-        reject('double spends a transaction already in the template');
-        continue;
-      }
-      const result = validateTransactionInUtxoContext(tx, view, state.daaScore, {
-        coinbaseMaturity: BigInt(this.params.coinbaseMaturity),
-        checkScripts: true,
-        scriptCache: this.scriptCache,
-        secp256k1: this.secp256k1,
-        transactionHash: hash,
-        toccata: rules.toccata,
-      });
-      if (!result.ok) {
-        reject(result.message);
-        continue;
-      }
-      const next = {
-        compute: mass.compute + txComputeMassOf(tx),
-        transient: mass.transient + transientMass(tx),
-        storage: mass.storage + tx.storageMass,
-      };
-      const limits = rules.massLimits;
-      if (next.compute > limits.compute || next.transient > limits.transient || next.storage > limits.storage) {
-        reject('does not fit in the block mass limits');
-        continue;
-      }
-      Object.assign(mass, next);
-      for (const key of keys) spent.add(key);
-      selected.push(tx);
-      selectedHashes.push(hash);
-    }
+    const { selected, selectedHashes, rejectedTransactions } = selectTemplateTransactions(request.transactions ?? [], {
+      daaScore: state.daaScore,
+      pastMedianTime: state.pastMedianTime,
+      view,
+      rules: this.rulesAt(state.daaScore),
+      utxoOptions: { coinbaseMaturity: BigInt(this.params.coinbaseMaturity), scriptCache: this.scriptCache, secp256k1: this.secp256k1 },
+    });
 
     const coinbaseBasis = {
       toccataActive: this.toccataActiveAt(state.daaScore),
