@@ -141,17 +141,17 @@ describe('executeInputScripts: the Kasplex envelope', () => {
     expect(reveal(envelope(MINT), { sigOpCount: 3 })).toEqual({ status: 'valid' });
   });
 
-  it('rejects an invalid sighash type, a short signature and an off-curve key with kaspad texts', () => {
+  it('rejects an invalid sighash type, a short signature and an off-curve key with kaspad v2.0.1 texts', () => {
     const redeem = envelope(MINT);
     const spend = revealSpend(redeem);
     const sig = signature(spend);
     const badType = Uint8Array.of(...sig.subarray(0, 64), 0x05);
     expect(run(spend, concatBytes(push(badType), push(redeem)))).toEqual(invalid('invalid hash type 0x05'));
-    expect(run(spend, concatBytes(push(sig.subarray(1)), push(redeem)))).toEqual(invalid('invalid signature length 63'));
+    expect(run(spend, concatBytes(push(sig.subarray(1)), push(redeem)))).toEqual(invalid('signature invalid: malformed signature'));
     const offCurve = concatBytes(push(new Uint8Array(32)), envelope(MINT).subarray(33));
     const offSpend = revealSpend(offCurve);
     expect(run(offSpend, concatBytes(push(signature(offSpend)), push(offCurve)))).toEqual(
-      invalid('signature invalid: malformed public key'),
+      invalid('pubkey invalid: malformed public key'),
     );
   });
 

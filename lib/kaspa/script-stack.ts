@@ -14,7 +14,7 @@ function rustHex(bytes: Uint8Array): string {
 }
 
 /** serialize_i64: minimal sign-magnitude bytes, or exactly `size` bytes (Toccata OP_NUM2BIN). */
-export function encodeScriptNumber(value: bigint, size?: number): Uint8Array {
+export function encodeScriptNumber(value: bigint, size?: number, maxLength = Infinity): Uint8Array {
   const bytes: number[] = [];
   let magnitude = value < 0n ? -value : value;
   while (magnitude > 0n) {
@@ -22,6 +22,7 @@ export function encodeScriptNumber(value: bigint, size?: number): Uint8Array {
     magnitude >>= 8n;
   }
   if (bytes.length > 0 && (bytes[bytes.length - 1]! & 0x80) !== 0) bytes.push(0);
+  if (bytes.length > maxLength) throw new ScriptError(`Number exceeds ${maxLength} bytes: ${value}`);
   if (size !== undefined) {
     if (bytes.length > size) throw new ScriptError(`Number exceeds ${size} bytes: ${value}`);
     while (bytes.length < size) bytes.push(0);
@@ -156,8 +157,9 @@ export class ScriptStack {
     this.items.splice(index, 0, item);
   }
 
+  /** push_item::<i64>: i64::MIN needs 9 bytes, more than a number may have, so pushing it fails. */
   pushNumber(value: bigint): void {
-    this.push(encodeScriptNumber(value));
+    this.push(encodeScriptNumber(value, undefined, 8));
   }
 
   pushBool(value: boolean): void {

@@ -45,13 +45,22 @@ function isValidCompactSignature(signature: Uint8Array): boolean {
   return r < order && s < order;
 }
 
+/**
+ * What lib.rs does before verifying: charge the sig op, then parse the key (an ECDSA key must be 33 bytes) and the
+ * signature (64 bytes; for ECDSA r and s below the order) as secp256k1 does, failing with its texts.
+ */
+function checkKeyAndSignature(vm: ScriptVm, ecdsa: boolean, key: Uint8Array, signature: Uint8Array): void {
+  vm.consumeSigOp();
+  if (ecdsa && key.length !== 33) throw new ScriptError('unsupported public key type');
+  if (key.length !== (ecdsa ? 33 : 32) || !isValidPublicKey(key, ecdsa)) throw new ScriptError('pubkey invalid: malformed public key');
+  if (signature.length !== 64 || (ecdsa && !isValidCompactSignature(signature))) {
+    throw new ScriptError('signature invalid: malformed signature');
+  }
+}
+
 /** Checks `signature` (hash type removed) by `key` over the input's signature hash. */
 function verifyTxSignature(vm: ScriptVm, ecdsa: boolean, hashType: number, signature: Uint8Array, key: Uint8Array): boolean {
-  vm.consumeSigOp();
-  if (signature.length !== 64) throw new ScriptError(`invalid signature length ${signature.length}`);
-  if (key.length !== (ecdsa ? 33 : 32)) throw new ScriptError('unsupported public key type');
-  if (!isValidPublicKey(key, ecdsa)) throw new ScriptError('signature invalid: malformed public key');
-  if (ecdsa && !isValidCompactSignature(signature)) throw new ScriptError('signature invalid: malformed signature');
+  checkKeyAndSignature(vm, ecdsa, key, signature);
   const { tx, inputIndex, entries, reusedValues, backend } = vm;
   if (ecdsa) {
     return verifyEcdsa(signature, calcEcdsaSignatureHash(tx, inputIndex, entries, hashType as 1, reusedValues), key, backend);
@@ -115,12 +124,7 @@ function checkMultiSig(vm: ScriptVm, ecdsa: boolean): boolean {
 function checkSigFromStack(vm: ScriptVm, ecdsa: boolean): void {
   const [signature, message, key] = vm.dstack.popRaw(3) as [Uint8Array, Uint8Array, Uint8Array];
   if (message.length !== 32) throw invalidState('message hash must be 32 bytes');
-  vm.consumeSigOp();
-  if (ecdsa && key.length !== 33) throw new ScriptError('unsupported public key type');
-  if (key.length !== (ecdsa ? 33 : 32) || !isValidPublicKey(key, ecdsa)) throw new ScriptError('pubkey invalid: malformed public key');
-  if (signature.length !== 64 || (ecdsa && !isValidCompactSignature(signature))) {
-    throw new ScriptError('signature invalid: malformed signature');
-  }
+  checkKeyAndSignature(vm, ecdsa, key, signature);
   vm.dstack.pushBool(ecdsa ? verifyEcdsa(signature, message, key, vm.backend) : verifySchnorr(signature, message, key, vm.backend));
 }
 
@@ -156,7 +160,8 @@ export const CRYPTO_OPCODES = new Map<number, OpcodeHandler>([
     const [data, key] = vm.dstack.popRaw(2) as [Uint8Array, Uint8Array];
     if (key.length > 64) throw new ScriptError(`element size ${key.length} exceeds max allowed size 64`);
     vm.consumeScriptUnits(BigInt(data.length) * BLAKE2B_UNITS_PER_BYTE);
-    vm.dstack.push(blake2b(data, { dkLen: 32, key }));
+    // An empty key is no key, as blake2b_simd treats it.
+    vm.dstack.push(blake2b(data, key.length === 0 ? { dkLen: 32 } : { dkLen: 32, key }));
   }, 'invalid')],
   [op.OP_SHA256, hashing(SHA256_UNITS_PER_BYTE, sha256)],
   [op.OP_BLAKE2B, hashing(BLAKE2B_UNITS_PER_BYTE, (data) => blake2b(data, { dkLen: 32 }))],
