@@ -73,6 +73,21 @@ const ok: ScriptExecution = { status: 'valid' };
 const failed = (error: string): ScriptExecution => ({ status: 'invalid', error });
 const equalsTrue = (...parts: (number | Uint8Array)[]) => script(...parts, op.OP_EQUAL);
 
+describe('script units under Toccata', () => {
+  const dupDrop = script(push(Uint8Array.of(1, 2, 3)), op.OP_DUP, op.OP_DROP);
+
+  it('charge bytes an opcode pushes but not literal pushes, and only under Toccata', () => {
+    const context = { ...spend(dupDrop), inputIndex: 1 };
+    expect(measureInputScriptUnits(context).usedScriptUnits).toBe(3n);
+    expect(executeInputScripts({ ...context, toccata: true, scriptUnitsLimit: 3n })).toEqual(ok);
+    expect(executeInputScripts({ ...context, toccata: true, scriptUnitsLimit: 2n })).toEqual(
+      failed('script units exceeded the amount committed in the input: used=3, limit=2'),
+    );
+    expect(executeInputScripts({ ...context, toccata: false, scriptUnitsLimit: 0n })).toEqual(ok);
+    expect(measureInputScriptUnits({ ...spend(script(push(Uint8Array.of(1, 2, 3)))), inputIndex: 1 }).usedScriptUnits).toBe(0n);
+  });
+});
+
 describe('stack opcodes', () => {
   it('duplicate, swap, rotate, pick and roll items', () => {
     expect(run(equalsTrue(num(1), num(2), op.OP_SWAP, op.OP_DROP, num(2)))).toEqual(ok);
