@@ -31,7 +31,7 @@ import type { Hash, Transaction } from '../kaspa/types';
 import { RpcRejectedError } from '../rpc/errors';
 import { WRPC_ERROR_MESSAGES } from '../rpc/protocol';
 import { requestSchemas, type HandledMethodName } from '../rpc/request-schemas';
-import type { RpcEventName, RpcMethodName, RpcNotifications, RpcRequest, RpcResponse } from '../rpc/types';
+import type { RpcMethodName, RpcNotifications, RpcRequest, RpcResponse } from '../rpc/types';
 import { openBlockLog, type BlockLog } from './block-log';
 import { createConsensus, type Block, type Consensus, type VirtualChainChange } from './consensus';
 import { createDevnetGenesis } from './genesis';
