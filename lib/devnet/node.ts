@@ -288,6 +288,12 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
     serverVersion,
     clock,
     onTransactionsAccepted: markVerified,
+    wrpcCounters: () => server?.counters(),
+    processingCounters: () => ({
+      blocksProcessed: counters.blocksAdded,
+      transactionsProcessed: counters.transactionsProcessed,
+      chainBlocksProcessed: counters.chainBlocksProcessed,
+    }),
   });
   const rpc = createInProcessRpcCaller(handlers);
 
@@ -357,7 +363,7 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
   let server: WrpcServer | undefined;
   let pending: PendingWork[] = [];
   let flushScheduled = false;
-  const counters = { blocksAdded: 0, transactionsAccepted: 0 };
+  const counters = { blocksAdded: 0, transactionsAccepted: 0, transactionsProcessed: 0, chainBlocksProcessed: 0 };
   /**
    * Transactions counted per chain block, by hash, so a reorganisation takes back what its removed blocks accepted
    * (their transactions count again where the new chain accepts them). Blocks more than the merge depth (an hour at 10
@@ -442,6 +448,7 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
 
   consensus.events.on('blockAdded', ({ block, hash }) => {
     counters.blocksAdded++;
+    counters.transactionsProcessed += block.transactions.length;
     log?.append(block);
     swarm?.notifyBlockAdded();
     closeResolution();
@@ -449,6 +456,7 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
     openResolution();
   });
   consensus.events.on('virtualChainChanged', (change) => {
+    counters.chainBlocksProcessed += change.addedChainBlockHashes.length;
     for (const removed of change.removedChainBlockHashes) {
       const key = bytesToHex(removed);
       const counted = countedChainBlocks.get(key);

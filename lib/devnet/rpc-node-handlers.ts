@@ -1,0 +1,263 @@
+/**
+ * The devnet's answers to kaspad 2.0.1's node-status and history reads (rpc/service/src/service.rs): sync status,
+ * peers (a devnet has none), metrics, DAA-score timestamp estimates, block reward info and sequencing-commitment lane
+ * proofs. getHeaders and getSubnetwork answer "Not implemented", as kaspad does.
+ */
+import { bytesToHex, hexToBytes } from '../kaspa/bytes';
+import type { Hash } from '../kaspa/types';
+import type {
+  GetBlockRewardInfoResponse,
+  GetMetricsResponse,
+  GetSeqCommitLaneProofResponse,
+  RpcConsensusMetrics,
+} from '../rpc/types';
+import { headerToRpc } from '../rpc/convert-block';
+import type { BlockInfo, Consensus } from './consensus';
+import type { Mempool } from './mempool';
+import type { ProcessSampler } from './process-metrics';
+import type { WrpcCounters, WrpcHandlers } from './wrpc-server';
+
+/** What getMetrics' consensus section counts since the node started (kaspad's ProcessingCounters). */
+export interface ProcessingCounters {
+  blocksSubmitted: number;
+  blocksProcessed: number;
+  transactionsProcessed: number;
+  chainBlocksProcessed: number;
+}
+
+/**
+ * KIP-21 lane proofs come from consensus' sequencing-commitment tree. The handler checks what kaspad checks before
+ * asking for the proof (block known, not genesis, on the selected chain, not below the pruning point).
+ */
+export interface SeqCommitLaneProver {
+  laneProof(blockHash: Hash, laneKey: Hash): GetSeqCommitLaneProofResponse;
+}
+
+/** kaspad's answer for blocks before Toccata's activation: the devnet's consensus has no sequencing commitments yet. */
+export const PRE_TOCCATA_LANE_PROVER: SeqCommitLaneProver = {
+  laneProof(blockHash) {
+    throw new RpcNodeError(`toccata is not active at block ${bytesToHex(blockHash)}`);
+  },
+};
+
+export class RpcNodeError extends Error {
+  override name = 'RpcNodeError';
+}
+
+export interface NodeHandlersOptions {
+  consensus: Consensus;
+  mempool: Mempool;
+  isSynced: () => boolean;
+  /** Milliseconds since the Unix epoch (getMetrics' serverTime). */
+  clock: () => number;
+  processSampler: ProcessSampler;
+  /** The wRPC JSON server's counters, once it listens. */
+  wrpcCounters?: () => WrpcCounters | undefined;
+  processingCounters?: () => ProcessingCounters;
+  laneProver?: SeqCommitLaneProver;
+}
+
+const NOT_IMPLEMENTED = 'Not implemented';
+const ZERO_COUNTERS: WrpcCounters = { liveConnections: 0, connectionAttempts: 0, bytesSent: 0, bytesReceived: 0 };
+const ZERO_PROCESSING: ProcessingCounters = {
+  blocksSubmitted: 0,
+  blocksProcessed: 0,
+  transactionsProcessed: 0,
+  chainBlocksProcessed: 0,
+};
+
+interface DaaScoreTimestamp {
+  daaScore: bigint;
+  timestamp: bigint;
+}
+
+export function createNodeHandlers(options: NodeHandlersOptions): WrpcHandlers {
+  const { consensus, mempool, clock } = options;
+  const laneProver = options.laneProver ?? PRE_TOCCATA_LANE_PROVER;
+  const genesisHex = () => bytesToHex(consensus.genesisHash());
+
+  const blockInfo = (hash: string): BlockInfo => {
+    const info = consensus.getBlock(hexToBytes(hash));
+    if (info === undefined) throw new RpcNodeError(`cannot find header ${hash}`);
+    return info;
+  };
+
+  /** Pruning points from genesis to the current one, then a few selected-chain blocks up to the sink. */
+  const chainBlockSamples = (): DaaScoreTimestamp[] => {
+    const pruningPoints: BlockInfo[] = [];
+    for (let info = consensus.getBlock(consensus.pruningPoint()); info !== undefined; ) {
+      pruningPoints.unshift(info);
+      if (bytesToHex(info.hash) === genesisHex()) break;
+      info = consensus.getBlock(info.header.pruningPoint);
+    }
+    const samples = pruningPoints.map(({ header }) => ({ daaScore: header.daaScore, timestamp: header.timestamp }));
+    const chain = consensus.getVirtualChainFromBlock(consensus.pruningPoint(), false).addedChainBlockHashes;
+    const stepDivisor = 3;
+    const step = Math.max(Math.floor(chain.length / stepDivisor), 1);
+    const indices = new Set<number>();
+    for (let index = step; index <= chain.length; index += step) indices.add(index);
+    if (chain.length > 0) indices.add(chain.length);
+    for (const index of indices) {
+      const { header } = consensus.getBlock(chain[index - 1]!)!;
+      samples.push({ daaScore: header.daaScore, timestamp: header.timestamp });
+    }
+    return samples;
+  };
+
+  const consensusMetrics = (): RpcConsensusMetrics => {
+    const counters = options.processingCounters?.() ?? ZERO_PROCESSING;
+    const blocks = BigInt(consensus.blockCount());
+    return {
+      nodeBlocksSubmittedCount: BigInt(counters.blocksSubmitted),
+      nodeHeadersProcessedCount: BigInt(counters.blocksProcessed),
+      nodeDependenciesProcessedCount: 0n,
+      nodeBodiesProcessedCount: BigInt(counters.blocksProcessed),
+      nodeTransactionsProcessedCount: BigInt(counters.transactionsProcessed),
+      nodeChainBlocksProcessedCount: BigInt(counters.chainBlocksProcessed),
+      nodeMassProcessedCount: 0n,
+      nodeDatabaseBlocksCount: blocks,
+      nodeDatabaseHeadersCount: blocks,
+      networkMempoolSize: BigInt(mempool.transactionCount('transactions')),
+      networkTipHashesCount: consensus.getTips().length,
+      networkDifficulty: consensus.difficulty(),
+      networkPastMedianTime: consensus.pastMedianTime(),
+      networkVirtualParentHashesCount: consensus.virtualParents().length,
+      networkVirtualDaaScore: consensus.virtualDaaScore(),
+    };
+  };
+
+  /** The first chain block whose mergeset holds the block: the lowest chain block reached through its children. */
+  const mergingChainBlock = (info: BlockInfo): BlockInfo | undefined => {
+    let best: BlockInfo | undefined;
+    const seen = new Set<string>();
+    const queue = [...info.children];
+    while (queue.length > 0) {
+      const child = consensus.getBlock(queue.shift()!);
+      if (child === undefined || seen.has(bytesToHex(child.hash))) continue;
+      seen.add(bytesToHex(child.hash));
+      if (child.isChainBlock) {
+        if (best === undefined || child.ghostdag.blueScore < best.ghostdag.blueScore) best = child;
+      } else {
+        queue.push(...child.children);
+      }
+    }
+    return best;
+  };
+
+  const blockRewardInfo = (hash: string): GetBlockRewardInfoResponse => {
+    const info = blockInfo(hash);
+    const header = headerToRpc(info.header, info.hash);
+    const merging = mergingChainBlock(info);
+    const isBlue = merging?.ghostdag.mergesetBlues.includes(hash) ?? false;
+    if (merging === undefined || (!isBlue && !merging.ghostdag.mergesetReds.includes(hash))) {
+      return { header, blockColor: 'unknown', confirmationCount: null, mergingChainBlockHash: null, rewardAmount: null };
+    }
+    const mergingHash = bytesToHex(merging.hash);
+    const sinkBlueScore = consensus.sinkBlueScore();
+    const confirmationCount = sinkBlueScore > merging.header.blueScore ? sinkBlueScore - merging.header.blueScore : 0n;
+    if (!isBlue) {
+      return { header, blockColor: 'red', confirmationCount, mergingChainBlockHash: mergingHash, rewardAmount: null };
+    }
+    const blueIndex = merging.ghostdag.mergesetBlues.indexOf(hash);
+    const output = merging.transactions[0]!.outputs[blueIndex];
+    if (output === undefined) throw new RpcNodeError(`missing reward output ${blueIndex} in merging chain block ${mergingHash}`);
+    let rewardAmount = output.value;
+    if (merging.ghostdag.selectedParent === hash) {
+      const ownOutputs = info.transactions[0]!.outputs;
+      if (ownOutputs.length === info.ghostdag.mergesetBlues.length + 1) rewardAmount += ownOutputs.at(-1)!.value;
+    }
+    return { header, blockColor: 'blue', confirmationCount, mergingChainBlockHash: mergingHash, rewardAmount };
+  };
+
+  return {
+    getSyncStatus: () => ({ isSynced: options.isSynced() }),
+
+    getConnectedPeerInfo: () => ({ peerInfo: [] }),
+
+    getPeerAddresses: () => ({ knownAddresses: [], bannedAddresses: [] }),
+
+    getHeaders: () => {
+      throw new RpcNodeError(NOT_IMPLEMENTED);
+    },
+
+    getSubnetwork: () => {
+      throw new RpcNodeError(NOT_IMPLEMENTED);
+    },
+
+    getMetrics: (request): GetMetricsResponse => {
+      const wrpc = options.wrpcCounters?.() ?? ZERO_COUNTERS;
+      return {
+        serverTime: BigInt(clock()),
+        processMetrics: request.processMetrics ? options.processSampler() : null,
+        connectionMetrics: request.connectionMetrics
+          ? {
+              borshLiveConnections: 0,
+              borshConnectionAttempts: 0n,
+              borshHandshakeFailures: 0n,
+              jsonLiveConnections: wrpc.liveConnections,
+              jsonConnectionAttempts: BigInt(wrpc.connectionAttempts),
+              jsonHandshakeFailures: 0n,
+              activePeers: 0,
+            }
+          : null,
+        bandwidthMetrics: request.bandwidthMetrics
+          ? {
+              borshBytesTx: 0n,
+              borshBytesRx: 0n,
+              jsonBytesTx: BigInt(wrpc.bytesSent),
+              jsonBytesRx: BigInt(wrpc.bytesReceived),
+              p2pBytesTx: 0n,
+              p2pBytesRx: 0n,
+              grpcBytesTx: 0n,
+              grpcBytesRx: 0n,
+            }
+          : null,
+        consensusMetrics: request.consensusMetrics ? consensusMetrics() : null,
+        storageMetrics: request.storageMetrics ? { storageSizeBytes: 0n } : null,
+        customMetrics: null,
+      };
+    },
+
+    getDaaScoreTimestampEstimate: ({ daaScores }) => {
+      const samples = chainBlockSamples().reverse();
+      const requested = [...daaScores].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0));
+      const estimates = new Map<bigint, bigint>();
+      let sampleIndex = 0;
+      let requestIndex = 0;
+      while (sampleIndex < samples.length && requestIndex < requested.length) {
+        const sample = samples[sampleIndex]!;
+        const daaScore = requested[requestIndex]!;
+        if (sample.daaScore > daaScore) {
+          sampleIndex++;
+          continue;
+        }
+        let adjustment: bigint;
+        if (sampleIndex === 0) {
+          adjustment = (daaScore - sample.daaScore) * BigInt(consensus.params.targetTimePerBlock);
+        } else {
+          const next = samples[sampleIndex - 1]!;
+          const between = next.timestamp > sample.timestamp ? next.timestamp - sample.timestamp : 0n;
+          const fraction = Number(daaScore - sample.daaScore) / Number(next.daaScore - sample.daaScore);
+          adjustment = BigInt(Math.trunc(Number(between) * fraction));
+        }
+        estimates.set(daaScore, sample.timestamp + adjustment);
+        requestIndex++;
+      }
+      // Genesis is the earliest sample; a score below it (none on this devnet) gets genesis' time.
+      const earliest = samples.at(-1)!.timestamp;
+      return { timestamps: daaScores.map((daaScore) => estimates.get(daaScore) ?? earliest) };
+    },
+
+    getBlockRewardInfo: ({ hash }) => blockRewardInfo(hash),
+
+    getSeqCommitLaneProof: ({ blockHash, laneKey }) => {
+      const info = blockInfo(blockHash);
+      if (blockHash === genesisHex()) throw new RpcNodeError(`block ${blockHash} is genesis and has no selected parent`);
+      if (!info.isChainBlock) throw new RpcNodeError(`block ${blockHash} is not in the selected parent chain`);
+      if (info.ghostdag.blueScore < consensus.getBlock(consensus.pruningPoint())!.ghostdag.blueScore) {
+        throw new RpcNodeError(`block ${blockHash} is too deep (before the current pruning point)`);
+      }
+      return laneProver.laneProof(info.hash, hexToBytes(laneKey));
+    },
+  };
+}
