@@ -194,6 +194,7 @@ export function createRpcHandlers(options: RpcHandlersOptions): WrpcHandlers {
         blocksSubmitted,
       }),
       laneProver: options.laneProver,
+      unsafeRpc,
     }),
 
     ping: () => ({}),

@@ -5,6 +5,7 @@ import { RpcRejectedError } from '../rpc/errors';
 import { callChecked } from '../rpc/response-schemas';
 import { MINER_KEY, startWireDevnet, wireKey, type WireDevnet } from './test-support/wire-devnet';
 import { createRpcHandlers } from './rpc-handlers';
+import { estimateHashesPerSecond } from './rpc-node-handlers';
 import { createInProcessRpcCaller } from './node';
 
 let devnet: WireDevnet | undefined;
@@ -200,5 +201,40 @@ describe('getSeqCommitLaneProof', () => {
     );
     expect(await callChecked(caller, 'getSeqCommitLaneProof', { blockHash: hash, laneKey: 'ef'.repeat(32) })).toEqual(proof);
     expect(asked).toEqual([`${hash}/${'ef'.repeat(32)}`]);
+  });
+});
+
+describe('estimateNetworkHashesPerSecond', () => {
+  it('divides the blue work gained across the window by its time span in whole seconds', () => {
+    const window = Array.from({ length: 1000 }, (_, index) => ({ id: `b${index}`, blueWork: 5_000n + BigInt(index) * 1_000n }));
+    const times = new Map(window.map((block, index) => [block.id, 1_000_000n + BigInt(index) * 100n]));
+    const store = { timestamp: (id: string) => times.get(id)! };
+    // 999,000 work over 99.9 s, truncated to 99 s.
+    expect(estimateHashesPerSecond(window, store)).toBe(999_000n / 99n);
+    expect(() => estimateHashesPerSecond(window.slice(1), store)).toThrow('difficulty error: under min allowed window size (999 < 1000)');
+    expect(() => estimateHashesPerSecond(window, { timestamp: () => 7n })).toThrow(
+      'difficulty error: min window timestamp is equal to the max window timestamp',
+    );
+    expect(estimateHashesPerSecond(window, { timestamp: (id) => (id === 'b0' ? 0n : 999n) })).toBe(0n);
+  });
+
+  it('answers kaspad’s errors over wRPC for short windows, oversized windows and unknown start blocks', async () => {
+    const wire = await start();
+    for (let count = 0; count < 4; count++) await wire.mine();
+    const short = 'difficulty error: under min allowed window size (4 < 1000)';
+    expect(await rejection(wire.client.call('estimateNetworkHashesPerSecond', { windowSize: 1000 }))).toBe(short);
+    expect(await rejection(wire.client.call('estimateNetworkHashesPerSecond', { windowSize: 1000, startHash: 'f'.repeat(64) }))).toBe(short);
+    const sink = bytesToHex(wire.node.consensus.sink());
+    expect(await rejection(wire.client.call('estimateNetworkHashesPerSecond', { windowSize: 1000, startHash: sink }))).toBe(
+      'difficulty error: under min allowed window size (3 < 1000)',
+    );
+    const depth = wire.node.consensus.params.pruningDepth;
+    expect(await rejection(wire.client.call('estimateNetworkHashesPerSecond', { windowSize: depth + 1 }))).toBe(
+      `Requested window size ${depth + 1} is larger than pruning point depth ${depth}.`,
+    );
+    const missing = 'ab'.repeat(32);
+    expect(await rejection(wire.client.call('estimateNetworkHashesPerSecond', { windowSize: 1000, startHash: missing }))).toBe(
+      `cannot find header ${missing}`,
+    );
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The devnet's answers to kaspad 2.0.1's node-status and history reads (rpc/service/src/service.rs): sync status,
  * peers (a devnet has none), metrics, DAA-score timestamp estimates, block reward info and sequencing-commitment lane
- * proofs. getHeaders and getSubnetwork answer "Not implemented", as kaspad does.
+ * proofs, hash-rate estimates. getHeaders and getSubnetwork answer "Not implemented", as kaspad does.
  */
 import { bytesToHex, hexToBytes } from '../kaspa/bytes';
 import type { Hash } from '../kaspa/types';
@@ -12,7 +12,10 @@ import type {
   RpcConsensusMetrics,
 } from '../rpc/types';
 import { headerToRpc } from '../rpc/convert-block';
+import { calcWork } from '../kaspa/pow';
 import type { BlockInfo, Consensus } from './consensus';
+import { DifficultyManager, type BlockWindow, type DaaStore } from './difficulty';
+import { blockIdOf, GhostdagManager } from './ghostdag';
 import type { Mempool } from './mempool';
 import type { ProcessSampler } from './process-metrics';
 import type { WrpcCounters, WrpcHandlers } from './wrpc-server';
@@ -44,6 +47,31 @@ export class RpcNodeError extends Error {
   override name = 'RpcNodeError';
 }
 
+/** rpc/core's MAX_SAFE_WINDOW_SIZE and the difficulty manager's minimum window for hash-rate estimates. */
+const MAX_SAFE_WINDOW_SIZE = 10_000;
+const MIN_ESTIMATE_WINDOW_SIZE = 1_000;
+/** Golang kaspad's name for the virtual, still accepted as `startHash`. */
+const LEGACY_VIRTUAL = 'ff'.repeat(32);
+
+/**
+ * `internal_estimate_network_hashes_per_second`: blue work gained across the window over its timestamp span in
+ * whole seconds. Throws kaspad's difficulty errors for a window too small or without a time span.
+ */
+export function estimateHashesPerSecond(window: BlockWindow, store: Pick<DaaStore, 'timestamp'>): bigint {
+  if (window.length < MIN_ESTIMATE_WINDOW_SIZE) {
+    throw new RpcNodeError(`difficulty error: under min allowed window size (${window.length} < ${MIN_ESTIMATE_WINDOW_SIZE})`);
+  }
+  const timestamps = window.map((block) => store.timestamp(block.id));
+  const works = window.map((block) => block.blueWork);
+  const min = (values: bigint[]) => values.reduce((a, b) => (b < a ? b : a));
+  const max = (values: bigint[]) => values.reduce((a, b) => (b > a ? b : a));
+  const [minTime, maxTime] = [min(timestamps), max(timestamps)];
+  if (minTime === maxTime) throw new RpcNodeError('difficulty error: min window timestamp is equal to the max window timestamp');
+  const seconds = (maxTime - minTime) / 1000n;
+  if (seconds === 0n) return 0n;
+  return (max(works) - min(works)) / seconds;
+}
+
 export interface NodeHandlersOptions {
   consensus: Consensus;
   mempool: Mempool;
@@ -55,6 +83,8 @@ export interface NodeHandlersOptions {
   wrpcCounters?: () => WrpcCounters | undefined;
   processingCounters?: () => ProcessingCounters;
   laneProver?: SeqCommitLaneProver;
+  /** [--unsaferpc]: lifts the window limit of estimateNetworkHashesPerSecond. */
+  unsafeRpc: boolean;
 }
 
 const NOT_IMPLEMENTED = 'Not implemented';
@@ -75,6 +105,36 @@ export function createNodeHandlers(options: NodeHandlersOptions): WrpcHandlers {
   const { consensus, mempool, clock } = options;
   const laneProver = options.laneProver ?? PRE_TOCCATA_LANE_PROVER;
   const genesisHex = () => bytesToHex(consensus.genesisHash());
+  const genesisId = blockIdOf(consensus.genesisHash());
+  const ghostdagManager = new GhostdagManager({
+    genesis: genesisId,
+    k: consensus.params.ghostdagK,
+    store: consensus,
+    workOf: (block) => calcWork(consensus.bits(block)),
+  });
+  const difficultyManager = new DifficultyManager({
+    params: consensus.params,
+    genesis: { id: genesisId, bits: consensus.bits(genesisId) },
+    store: consensus,
+    windowCacheCapacity: 0,
+  });
+
+  const estimateNetworkHashesPerSecond = (windowSize: number, startHash: string | null): bigint => {
+    if (!options.unsafeRpc && windowSize > MAX_SAFE_WINDOW_SIZE) {
+      throw new RpcNodeError(`Requested window size ${windowSize} is larger than max ${MAX_SAFE_WINDOW_SIZE} allowed in RPC safe mode.`);
+    }
+    const pruningDepth = consensus.params.pruningDepth;
+    if (windowSize > pruningDepth) {
+      throw new RpcNodeError(`Requested window size ${windowSize} is larger than pruning point depth ${pruningDepth}.`);
+    }
+    const start = startHash === LEGACY_VIRTUAL ? null : startHash;
+    const ghostdag =
+      start === null
+        ? ghostdagManager.ghostdag(consensus.virtualParents().map(blockIdOf))
+        : consensus.ghostdagData(blockIdOf(blockInfo(start).hash));
+    const window = difficultyManager.blockWindow(ghostdag, { size: windowSize });
+    return estimateHashesPerSecond(window, consensus);
+  };
 
   const blockInfo = (hash: string): BlockInfo => {
     const info = consensus.getBlock(hexToBytes(hash));
@@ -249,6 +309,10 @@ export function createNodeHandlers(options: NodeHandlersOptions): WrpcHandlers {
     },
 
     getBlockRewardInfo: ({ hash }) => blockRewardInfo(hash),
+
+    estimateNetworkHashesPerSecond: ({ windowSize, startHash }) => ({
+      networkHashesPerSecond: estimateNetworkHashesPerSecond(windowSize, startHash),
+    }),
 
     getSeqCommitLaneProof: ({ blockHash, laneKey }) => {
       const info = blockInfo(blockHash);

@@ -201,6 +201,10 @@ export const requestSchemas = {
   }),
   getBlockRewardInfo: z.object({ hash }),
   getSeqCommitLaneProof: z.object({ blockHash: hash, laneKey: hash }),
+  estimateNetworkHashesPerSecond: z.object({
+    windowSize: uint(32),
+    startHash: hash.nullish().transform((value) => value ?? null),
+  }),
 } satisfies Record<Exclude<RpcMethodName, 'subscribe' | 'unsubscribe'>, z.ZodType>;
 
 export type HandledMethodName = keyof typeof requestSchemas;

@@ -102,6 +102,7 @@ export const responseSchemas = {
     mergingChainBlockHash: hash.nullable(),
     rewardAmount: u64.nullable(),
   }),
+  estimateNetworkHashesPerSecond: z.strictObject({ networkHashesPerSecond: u64 }),
   getSeqCommitLaneProof: z.strictObject({
     smtProof: z.array(z.number().int().min(0).max(255)),
     lane: z.strictObject({ tip: hash, blueScore: u64 }).nullable(),

@@ -530,6 +530,17 @@ export interface GetMetricsResponse {
   customMetrics: null;
 }
 
+export interface EstimateNetworkHashesPerSecondRequest {
+  /** u32; above 10,000 only with --unsaferpc, never above the pruning depth. */
+  windowSize: number;
+  /** Omitted, null (or 64 `f`s) for the virtual. */
+  startHash?: RpcHash | null;
+}
+
+export interface EstimateNetworkHashesPerSecondResponse {
+  networkHashesPerSecond: U64;
+}
+
 export interface GetBlockRewardInfoRequest {
   hash: RpcHash;
 }
@@ -648,6 +659,10 @@ export interface RpcMethods {
   };
   getMetrics: { request: GetMetricsRequest; response: GetMetricsResponse };
   getBlockRewardInfo: { request: GetBlockRewardInfoRequest; response: GetBlockRewardInfoResponse };
+  estimateNetworkHashesPerSecond: {
+    request: EstimateNetworkHashesPerSecondRequest;
+    response: EstimateNetworkHashesPerSecondResponse;
+  };
   getSeqCommitLaneProof: { request: GetSeqCommitLaneProofRequest; response: GetSeqCommitLaneProofResponse };
   subscribe: { request: RpcScope; response: SubscribeResponse };
   unsubscribe: { request: RpcScope; response: EmptyResponse };
