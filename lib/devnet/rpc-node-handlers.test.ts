@@ -6,7 +6,7 @@ import { callChecked } from '../rpc/response-schemas';
 import { MINER_KEY, startWireDevnet, wireKey, type WireDevnet } from './test-support/wire-devnet';
 import { createRpcHandlers } from './rpc-handlers';
 import { estimateHashesPerSecond } from './rpc-node-handlers';
-import { createInProcessRpcCaller } from './node';
+import { createInProcessRpcCaller, DEVNET_SERVER_VERSION } from './node';
 
 let devnet: WireDevnet | undefined;
 afterEach(async () => {
@@ -38,6 +38,16 @@ async function rejection(promise: Promise<unknown>): Promise<string> {
 }
 
 describe('node-status reads over wRPC', () => {
+  it('reports kaspad 2.0.1, whose policy the devnet applies, in getServerInfo, getInfo and its coinbases', async () => {
+    const wire = await start();
+    expect(DEVNET_SERVER_VERSION).toBe('2.0.1');
+    expect((await wire.client.call('getServerInfo', {})).serverVersion).toBe('2.0.1');
+    expect((await wire.client.call('getInfo', {})).serverVersion).toBe('2.0.1');
+    const { block } = await wire.mine();
+    const payload = new TextDecoder().decode(block.transactions[0]!.payload);
+    expect(payload).toContain('2.0.1/');
+  });
+
   it('answers sync status and empty peer lists, and "Not implemented" for getHeaders and getSubnetwork as kaspad 2.0.1 does', async () => {
     const wire = await start();
     expect(await callChecked(wire.client, 'getSyncStatus', {})).toEqual({ isSynced: true });
