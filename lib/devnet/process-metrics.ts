@@ -4,8 +4,8 @@
  * process API lacks (virtual size, open descriptors, I/O bytes); elsewhere those read 0.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import type { RpcProcessMetrics } from '../rpc/types';
+import { availableParallelism, totalmem } from 'node:os';
+import type { GetSystemInfoResponse, RpcProcessMetrics } from '../rpc/types';
 
 function procText(path: string): string | undefined {
   try {
@@ -62,4 +62,23 @@ export function createProcessSampler(now: () => number): ProcessSampler {
 function cpuMicros(): number {
   const { user, system } = process.cpuUsage();
   return user + system;
+}
+
+/**
+ * getSystemInfo: the machine as Node sees it. Logical cores stand in for physical ones (Node cannot tell them apart);
+ * the descriptor limit is the soft "Max open files" of /proc/self/limits (0 elsewhere). The devnet exposes no machine
+ * identity or git hash (null, as kaspad sends when it has none) and sets no proxy socket limit.
+ */
+export function systemInfo(version: string): GetSystemInfoResponse {
+  const limits = procText('/proc/self/limits');
+  const fdLimit = limits === undefined ? 0 : Number(/^Max open files\s+(\d+)/m.exec(limits)?.[1] ?? 0);
+  return {
+    version,
+    systemId: null,
+    gitHash: null,
+    cpuPhysicalCores: availableParallelism(),
+    totalMemory: BigInt(totalmem()),
+    fdLimit,
+    proxySocketLimitPerCpuCore: null,
+  };
 }

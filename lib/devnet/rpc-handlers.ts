@@ -195,6 +195,7 @@ export function createRpcHandlers(options: RpcHandlersOptions): WrpcHandlers {
       }),
       laneProver: options.laneProver,
       unsafeRpc,
+      serverVersion,
     }),
 
     ping: () => ({}),

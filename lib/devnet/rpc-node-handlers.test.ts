@@ -133,6 +133,28 @@ describe('node-status reads over wRPC', () => {
   });
 });
 
+describe('connections, system and block colour', () => {
+  it('getConnections counts wRPC clients, getSystemInfo describes the machine, getCurrentBlockColor reads the merger', async () => {
+    const wire = await start();
+    expect(await callChecked(wire.client, 'getConnections', { includeProfileData: false })).toEqual({ clients: 2, peers: 0, profileData: null });
+    const profiled = await callChecked(wire.client, 'getConnections', { includeProfileData: true });
+    expect(profiled.profileData!.memoryUsage).toBeGreaterThan(0n);
+
+    const system = await callChecked(wire.client, 'getSystemInfo', {});
+    expect(system).toMatchObject({ version: '2.0.1', systemId: null, gitHash: null, proxySocketLimitPerCpuCore: null });
+    expect(system.totalMemory).toBeGreaterThan(0n);
+    expect(system.cpuPhysicalCores).toBeGreaterThan(0);
+
+    const first = await wire.mine();
+    await wire.mine();
+    expect(await callChecked(wire.client, 'getCurrentBlockColor', { hash: first.hash })).toEqual({ blue: true });
+    const sink = bytesToHex(wire.node.consensus.sink());
+    expect(await rejection(wire.client.call('getCurrentBlockColor', { hash: sink }))).toBe(`Block ${sink} doesn't have any merger block.`);
+    const missing = 'cd'.repeat(32);
+    expect(await rejection(wire.client.call('getCurrentBlockColor', { hash: missing }))).toBe(`Block ${missing} doesn't have any merger block.`);
+  });
+});
+
 describe('getBlockRewardInfo', () => {
   it('reports a merged blue block’s merging chain block, confirmations and the coinbase output paying it; unmerged blocks are unknown', async () => {
     const wire = await start();

@@ -17,7 +17,7 @@ import type { BlockInfo, Consensus } from './consensus';
 import { DifficultyManager, type BlockWindow, type DaaStore } from './difficulty';
 import { blockIdOf, GhostdagManager } from './ghostdag';
 import type { Mempool } from './mempool';
-import type { ProcessSampler } from './process-metrics';
+import { systemInfo, type ProcessSampler } from './process-metrics';
 import type { WrpcCounters, WrpcHandlers } from './wrpc-server';
 
 /** What getMetrics' consensus section counts since the node started (kaspad's ProcessingCounters). */
@@ -85,6 +85,8 @@ export interface NodeHandlersOptions {
   laneProver?: SeqCommitLaneProver;
   /** [--unsaferpc]: lifts the window limit of estimateNetworkHashesPerSecond. */
   unsafeRpc: boolean;
+  /** getSystemInfo's `version`. */
+  serverVersion: string;
 }
 
 const NOT_IMPLEMENTED = 'Not implemented';
@@ -186,9 +188,12 @@ export function createNodeHandlers(options: NodeHandlersOptions): WrpcHandlers {
     };
   };
 
-  /** The first chain block whose mergeset holds the block: the lowest chain block reached through its children. */
-  const mergingChainBlock = (info: BlockInfo): BlockInfo | undefined => {
-    let best: BlockInfo | undefined;
+  /**
+   * `get_merged_block_context`: the first chain block whose mergeset holds the block (the lowest chain block reached
+   * through its children) and the block's colour there; undefined while no chain block merged it.
+   */
+  const mergedBlockContext = (info: BlockInfo): { merging: BlockInfo; isBlue: boolean } | undefined => {
+    let merging: BlockInfo | undefined;
     const seen = new Set<string>();
     const queue = [...info.children];
     while (queue.length > 0) {
@@ -196,22 +201,25 @@ export function createNodeHandlers(options: NodeHandlersOptions): WrpcHandlers {
       if (child === undefined || seen.has(bytesToHex(child.hash))) continue;
       seen.add(bytesToHex(child.hash));
       if (child.isChainBlock) {
-        if (best === undefined || child.ghostdag.blueScore < best.ghostdag.blueScore) best = child;
+        if (merging === undefined || child.ghostdag.blueScore < merging.ghostdag.blueScore) merging = child;
       } else {
         queue.push(...child.children);
       }
     }
-    return best;
+    if (merging === undefined) return undefined;
+    const id = bytesToHex(info.hash);
+    if (merging.ghostdag.mergesetBlues.includes(id)) return { merging, isBlue: true };
+    return merging.ghostdag.mergesetReds.includes(id) ? { merging, isBlue: false } : undefined;
   };
 
   const blockRewardInfo = (hash: string): GetBlockRewardInfoResponse => {
     const info = blockInfo(hash);
     const header = headerToRpc(info.header, info.hash);
-    const merging = mergingChainBlock(info);
-    const isBlue = merging?.ghostdag.mergesetBlues.includes(hash) ?? false;
-    if (merging === undefined || (!isBlue && !merging.ghostdag.mergesetReds.includes(hash))) {
+    const context = mergedBlockContext(info);
+    if (context === undefined) {
       return { header, blockColor: 'unknown', confirmationCount: null, mergingChainBlockHash: null, rewardAmount: null };
     }
+    const { merging, isBlue } = context;
     const mergingHash = bytesToHex(merging.hash);
     const sinkBlueScore = consensus.sinkBlueScore();
     const confirmationCount = sinkBlueScore > merging.header.blueScore ? sinkBlueScore - merging.header.blueScore : 0n;
@@ -309,6 +317,24 @@ export function createNodeHandlers(options: NodeHandlersOptions): WrpcHandlers {
     },
 
     getBlockRewardInfo: ({ hash }) => blockRewardInfo(hash),
+
+    getCurrentBlockColor: ({ hash }) => {
+      const info = consensus.getBlock(hexToBytes(hash));
+      const context = info === undefined ? undefined : mergedBlockContext(info);
+      if (context === undefined) throw new RpcNodeError(`Block ${hash} doesn't have any merger block.`);
+      return { blue: context.isBlue };
+    },
+
+    getConnections: ({ includeProfileData }) => {
+      const profile = includeProfileData ? options.processSampler() : undefined;
+      return {
+        clients: options.wrpcCounters?.()?.liveConnections ?? 0,
+        peers: 0,
+        profileData: profile === undefined ? null : { cpuUsage: profile.cpuUsage, memoryUsage: profile.residentSetSize },
+      };
+    },
+
+    getSystemInfo: () => systemInfo(options.serverVersion),
 
     estimateNetworkHashesPerSecond: ({ windowSize, startHash }) => ({
       networkHashesPerSecond: estimateNetworkHashesPerSecond(windowSize, startHash),

@@ -200,6 +200,9 @@ export const requestSchemas = {
     customMetrics: z.boolean(),
   }),
   getBlockRewardInfo: z.object({ hash }),
+  getConnections: z.object({ includeProfileData: z.boolean() }),
+  getSystemInfo: empty,
+  getCurrentBlockColor: z.object({ hash }),
   getSeqCommitLaneProof: z.object({ blockHash: hash, laneKey: hash }),
   estimateNetworkHashesPerSecond: z.object({
     windowSize: uint(32),

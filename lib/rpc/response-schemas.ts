@@ -102,6 +102,21 @@ export const responseSchemas = {
     mergingChainBlockHash: hash.nullable(),
     rewardAmount: u64.nullable(),
   }),
+  getConnections: z.strictObject({
+    clients: uint,
+    peers: uint,
+    profileData: z.strictObject({ cpuUsage: z.number(), memoryUsage: u64 }).nullable(),
+  }),
+  getSystemInfo: z.strictObject({
+    version: z.string(),
+    systemId: z.array(uint).nullable(),
+    gitHash: z.array(uint).nullable(),
+    cpuPhysicalCores: uint,
+    totalMemory: u64,
+    fdLimit: uint,
+    proxySocketLimitPerCpuCore: uint.nullable(),
+  }),
+  getCurrentBlockColor: z.strictObject({ blue: z.boolean() }),
   estimateNetworkHashesPerSecond: z.strictObject({ networkHashesPerSecond: u64 }),
   getSeqCommitLaneProof: z.strictObject({
     smtProof: z.array(z.number().int().min(0).max(255)),

@@ -541,6 +541,37 @@ export interface EstimateNetworkHashesPerSecondResponse {
   networkHashesPerSecond: U64;
 }
 
+export interface GetConnectionsRequest {
+  includeProfileData: boolean;
+}
+
+export interface GetConnectionsResponse {
+  /** wRPC clients (borsh and JSON) connected now; u32. */
+  clients: number;
+  /** u16. */
+  peers: number;
+  profileData: { cpuUsage: number; memoryUsage: U64 } | null;
+}
+
+export interface GetSystemInfoResponse {
+  version: string;
+  /** `Option<Vec<u8>>`: an array of byte values. */
+  systemId: number[] | null;
+  gitHash: number[] | null;
+  cpuPhysicalCores: number;
+  totalMemory: U64;
+  fdLimit: number;
+  proxySocketLimitPerCpuCore: number | null;
+}
+
+export interface GetCurrentBlockColorRequest {
+  hash: RpcHash;
+}
+
+export interface GetCurrentBlockColorResponse {
+  blue: boolean;
+}
+
 export interface GetBlockRewardInfoRequest {
   hash: RpcHash;
 }
@@ -659,6 +690,9 @@ export interface RpcMethods {
   };
   getMetrics: { request: GetMetricsRequest; response: GetMetricsResponse };
   getBlockRewardInfo: { request: GetBlockRewardInfoRequest; response: GetBlockRewardInfoResponse };
+  getConnections: { request: GetConnectionsRequest; response: GetConnectionsResponse };
+  getSystemInfo: { request: EmptyRequest; response: GetSystemInfoResponse };
+  getCurrentBlockColor: { request: GetCurrentBlockColorRequest; response: GetCurrentBlockColorResponse };
   estimateNetworkHashesPerSecond: {
     request: EstimateNetworkHashesPerSecondRequest;
     response: EstimateNetworkHashesPerSecondResponse;
