@@ -7,9 +7,9 @@
  * log at once; after the insertion finishes (a microtask later, once the virtual is resolved) its transactions leave
  * the mempool (kaspad's `on_new_block`), transactions the selected chain stopped accepting go back to the mempool,
  * and the queued notifications go out in the order of kaspad's virtual processor: BlockAdded (with its verbose data as of
- * that moment), then for the virtual resolution that followed it NewBlockTemplate, UtxosChanged (when something
- * changed), SinkBlueScoreChanged, VirtualDaaScoreChanged and VirtualChainChanged. kaspad sends the last four on every
- * resolution, values changed or not (an unchanged chain gives empty added/removed lists), and so does this node.
+ * that moment), then for the virtual resolution that followed it NewBlockTemplate, UtxosChanged, SinkBlueScoreChanged,
+ * VirtualDaaScoreChanged and VirtualChainChanged. kaspad sends all of them on every resolution, values changed or not
+ * (an unchanged UTXO set or chain gives empty lists), and so does this node.
  *
  * Block rate: the consensus targets `blocksPerSecond` (targetTimePerBlock = 1000 / blocksPerSecond; 10 blocks/s is
  * Crescendo exactly) and the genesis bits are set so the swarm's total hash rate meets that rate from the start.
@@ -390,7 +390,8 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
     if (item.chain !== undefined && item.chain.returned.length > 0) markVerified(mempool.returnTransactions(item.chain.returned));
     if (server === undefined) return;
     server.notify('NewBlockTemplate', {});
-    if (item.utxos !== undefined) server.notify('UtxosChanged', item.utxos);
+    // Empty when nothing changed: kaspad still sends it, and every-address subscribers receive it as it is.
+    server.notify('UtxosChanged', item.utxos ?? { added: [], removed: [] });
     const scores = item.scores!;
     server.notify('SinkBlueScoreChanged', { sinkBlueScore: scores.sinkBlueScore });
     server.notify('VirtualDaaScoreChanged', { virtualDaaScore: scores.virtualDaaScore });
