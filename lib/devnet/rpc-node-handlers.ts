@@ -306,7 +306,9 @@ export function createNodeHandlers(options: NodeHandlersOptions): WrpcHandlers {
           const next = samples[sampleIndex - 1]!;
           const between = next.timestamp > sample.timestamp ? next.timestamp - sample.timestamp : 0n;
           const fraction = Number(daaScore - sample.daaScore) / Number(next.daaScore - sample.daaScore);
-          adjustment = BigInt(Math.trunc(Number(between) * fraction));
+          // Rust's `f64 as u64` turns NaN (two samples at one score) into 0.
+          const estimate = Number(between) * fraction;
+          adjustment = Number.isFinite(estimate) ? BigInt(Math.trunc(estimate)) : 0n;
         }
         estimates.set(daaScore, sample.timestamp + adjustment);
         requestIndex++;
