@@ -51,7 +51,7 @@ import {
 } from './miner';
 import { CRESCENDO_PARAMS, type ConsensusParams } from './params';
 import { createRpcHandlers, DEVNET_NETWORK } from './rpc-handlers';
-import { acceptedTransactionIdsToRpc, blockInfoToRpc, utxoChangeToRpc } from './rpc-converter';
+import { acceptedTransactionIdsToRpc, blockInfoToRpc, laneProofToRpc, utxoChangeToRpc } from './rpc-converter';
 import type { RpcCaller } from '../rpc/convert-transaction';
 import { wasmSecp256k1 } from './secp256k1-wasm';
 import { createTrafficGenerator, seededRandom } from './traffic';
@@ -296,6 +296,7 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
     serverVersion,
     clock,
     onTransactionsAccepted: markVerified,
+    laneProver: { laneProof: (blockHash, laneKey) => laneProofToRpc(consensus.seqCommitLaneProof(blockHash, laneKey)) },
     wrpcCounters: () => server?.counters(),
     processingCounters: () => ({
       blocksProcessed: counters.blocksAdded,

@@ -1,10 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { bytesToHex } from '../kaspa/bytes';
+import { bytesToHex, hexToBytes } from '../kaspa/bytes';
 import { headerHash } from '../kaspa/header';
+import { laneKey as laneKeyOf } from '../kaspa/seq-commit';
+import { verifySeqCommitLaneProof } from '../kaspa/smt-proof';
+import { SUBNETWORK_ID_COINBASE } from '../kaspa/types';
 import { RpcRejectedError } from '../rpc/errors';
 import { callChecked } from '../rpc/response-schemas';
-import { MINER_KEY, startWireDevnet, wireKey, type WireDevnet } from './test-support/wire-devnet';
+import { MINER_KEY, startWireDevnet, TEST_COINBASE_MATURITY, wireKey, type WireDevnet } from './test-support/wire-devnet';
 import { createRpcHandlers } from './rpc-handlers';
+import { FORK_ALWAYS } from './params';
 import { estimateHashesPerSecond } from './rpc-node-handlers';
 import { createInProcessRpcCaller, DEVNET_SERVER_VERSION } from './node';
 
@@ -186,7 +190,7 @@ describe('getBlockRewardInfo', () => {
 });
 
 describe('getSeqCommitLaneProof', () => {
-  it('checks the block as kaspad does, then answers kaspad’s pre-Toccata error until consensus proves lanes', async () => {
+  it('checks the block as kaspad does, and before Toccata answers kaspad’s error', async () => {
     const wire = await start();
     await wire.mine();
     const parallel = await wire.template(wireKey(3).address);
@@ -204,6 +208,26 @@ describe('getSeqCommitLaneProof', () => {
     expect(await rejection(wire.client.call('getSeqCommitLaneProof', { blockHash: sideBlock, laneKey }))).toBe(
       `block ${sideBlock} is not in the selected parent chain`,
     );
+  });
+
+  it('under Toccata answers the node’s own proof, which verifies against the block’s sequencing commitment', async () => {
+    devnet = await startWireDevnet({ params: { coinbaseMaturity: TEST_COINBASE_MATURITY, toccataActivation: FORK_ALWAYS } });
+    await devnet.mine();
+    const { hash } = await devnet.mine();
+    const laneKey = laneKeyOf(SUBNETWORK_ID_COINBASE);
+    const answer = await callChecked(devnet.client, 'getSeqCommitLaneProof', { blockHash: hash, laneKey: bytesToHex(laneKey) });
+    expect(answer.lane).not.toBeNull();
+    const proof = {
+      smtProof: Uint8Array.from(answer.smtProof),
+      lane: answer.lane && { tip: hexToBytes(answer.lane.tip), blueScore: answer.lane.blueScore },
+      payloadAndContextDigest: hexToBytes(answer.payloadAndCtxDigest),
+      parentSeqCommit: hexToBytes(answer.parentSeqCommit),
+      inactivityShortcut: hexToBytes(answer.inactivityShortcut),
+    };
+    const block = devnet.node.consensus.getBlock(hexToBytes(hash))!;
+    expect(verifySeqCommitLaneProof(laneKey, proof, block.header.acceptedIdMerkleRoot).valid).toBe(true);
+    const otherLane = new Uint8Array(32).fill(0x11);
+    expect(verifySeqCommitLaneProof(otherLane, proof, block.header.acceptedIdMerkleRoot).valid).toBe(false);
   });
 
   it('answers the proof a lane prover gives, in v2.0.1’s shape', async () => {
