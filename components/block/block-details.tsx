@@ -71,6 +71,7 @@ function TransactionsTable({ block }: { block: NodeBlock }) {
           <tr>
             <th scope="col" className="py-1 pr-3 font-medium">Transaction</th>
             <th scope="col" className="py-1 pr-3 font-medium">Kind</th>
+            <th scope="col" className="py-1 pr-3 text-right font-medium">Version</th>
             <th scope="col" className="py-1 pr-3 text-right font-medium">Inputs</th>
             <th scope="col" className="py-1 pr-3 text-right font-medium">Outputs</th>
             <th scope="col" className="py-1 text-right font-medium">Output total</th>
@@ -84,6 +85,7 @@ function TransactionsTable({ block }: { block: NodeBlock }) {
               <tr key={id || index} className="border-t border-slate-100 dark:border-slate-800">
                 <td data-label="Transaction" className="py-1 pr-3">{id === '' ? '—' : <TransactionLink id={id} copy />}</td>
                 <td data-label="Kind" className="py-1 pr-3">{transaction.subnetworkId === COINBASE_SUBNETWORK ? 'coinbase' : 'transfer'}</td>
+                <td data-label="Version" className="py-1 pr-3 text-right tabular-nums">{transaction.version}</td>
                 <td data-label="Inputs" className="py-1 pr-3 text-right tabular-nums">{transaction.inputs.length}</td>
                 <td data-label="Outputs" className="py-1 pr-3 text-right tabular-nums">{transaction.outputs.length}</td>
                 <td data-label="Output total" className="py-1 text-right">
@@ -96,6 +98,7 @@ function TransactionsTable({ block }: { block: NodeBlock }) {
         <tfoot>
           <tr className="border-t border-slate-300 font-medium dark:border-slate-700">
             <td data-label="All" className="py-1 pr-3">{block.transactions.length} transactions</td>
+            <td className="py-1 pr-3" />
             <td className="py-1 pr-3" />
             <td data-label="Inputs" className="py-1 pr-3 text-right tabular-nums">
               {block.transactions.reduce((sum, transaction) => sum + transaction.inputs.length, 0)}
