@@ -31,14 +31,11 @@
  * address, DAA range, a token once one is deployed) and the status it should answer; a page answering another status
  * is skipped with a note.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { explorerApiPath, LIVE_STREAM_PATH, pages } from '../lib/web/urls';
+import { assertPortFree, percentile, sleep, startApp, stopApp, waitForHealth, type AppServer } from './support/app-server';
 
 const { values } = parseArgs({
   options: {
@@ -87,62 +84,8 @@ const PAGES: PageSpec[] = [
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 function median(list: number[]): number {
   return percentile([...list].sort((a, b) => a - b), 50);
-}
-
-async function waitForHealth(base: string, server: ChildProcess | undefined): Promise<void> {
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    if (server !== undefined && server.exitCode !== null) throw new Error(`next start exited with ${server.exitCode}`);
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(500);
-  }
-  throw new Error(`${base} did not become healthy within 180 s`);
-}
-
-function startServer(port: number): { process: ChildProcess; dataDir: string } {
-  const dataDir = mkdtempSync(join(tmpdir(), 'dagboard-bench-ui-'));
-  const child = spawn('node', ['server.mjs', '-p', String(port), '-H', '127.0.0.1'], {
-    detached: true,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      NEXT_TELEMETRY_DISABLED: '1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: 'memory://',
-      DEVNET_PERSIST: 'false',
-      DEVNET_SEED: 'bench-ui',
-      DEVNET_RPC_PORT: '0',
-    },
-  });
-  return { process: child, dataDir };
-}
-
-async function stopServer(server: { process: ChildProcess; dataDir: string }): Promise<void> {
-  const pid = server.process.pid;
-  // A process ended by a signal keeps exitCode null and sets signalCode instead.
-  const running = () => server.process.exitCode === null && server.process.signalCode === null;
-  if (pid !== undefined && running()) {
-    const exited = new Promise((resolve) => server.process.once('exit', resolve));
-    process.kill(-pid, 'SIGTERM');
-    await Promise.race([exited, sleep(10_000)]);
-    if (running()) process.kill(-pid, 'SIGKILL');
-  }
-  rmSync(server.dataDir, { recursive: true, force: true });
 }
 
 async function explorer<T>(base: string, path: string, body?: unknown): Promise<T> {
@@ -309,18 +252,13 @@ async function blockToScreen(browser: Browser, base: string): Promise<void> {
   if (matched.length < 50) console.log('  fewer than 50 blocks matched: figures are not representative');
 }
 
-async function assertPortFree(port: number): Promise<void> {
-  const taken = await fetch(`http://127.0.0.1:${port}/`).then(
-    () => true,
-    () => false,
-  );
-  if (taken) throw new Error(`port ${port} is already in use; pick another with --port or measure it with --url`);
-}
-
 async function main(): Promise<void> {
   const port = Number(values.port);
   if (values.url === undefined) await assertPortFree(port);
-  const server = values.url === undefined ? startServer(port) : undefined;
+  const server: AppServer | undefined =
+    values.url === undefined
+      ? startApp(port, 'ui', { DATABASE_URL: 'memory://', DEVNET_PERSIST: 'false', DEVNET_SEED: 'bench-ui' })
+      : undefined;
   const base = values.url ?? `http://127.0.0.1:${port}`;
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
@@ -361,7 +299,7 @@ async function main(): Promise<void> {
     if (wanted === undefined || wanted.includes('/')) await blockToScreen(browser, base);
   } finally {
     await browser.close();
-    if (server !== undefined) await stopServer(server);
+    if (server !== undefined) await stopApp(server);
   }
 }
 

@@ -21,7 +21,8 @@ export function freshReceiver(label: string): { script: ScriptPublicKey; address
 }
 
 export const COINBASE_MATURITY = BigInt(E2E_COINBASE_MATURITY);
-export const FEE = 100_000n;
+/** Above the relay fee floor (100 sompi per gram of max(compute, 2 × bytes)) of any spend these tests build. */
+export const FEE = 1_000_000n;
 
 export interface Utxo {
   outpoint: { transactionId: string; index: number };

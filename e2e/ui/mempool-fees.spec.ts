@@ -47,15 +47,24 @@ test.describe('mempool and fees', () => {
       await page.waitForTimeout(300);
       for (const entry of mempoolEntries.filter((candidate) => !candidate.isOrphan)) {
         const id = entry.transaction.verboseData!.transactionId;
-        const row = page.locator(`[data-testid="mempool-row"][data-transaction-id="${id}"]`);
-        if ((await row.count()) === 0) continue;
-        const cell = async (field: string) => (await row.locator(`[data-field="${field}"]`).textContent())?.trim();
+        // Rows leave as blocks take their transactions: the cells are read in one frame, or not at all.
+        const cells = await page.evaluate((transactionId) => {
+          const row = document.querySelector(`[data-testid="mempool-row"][data-transaction-id="${transactionId}"]`);
+          if (row === null) return null;
+          return Object.fromEntries(
+            ['fee', 'compute-mass', 'storage-mass', 'fee-rate'].map((field) => [
+              field,
+              row.querySelector(`[data-field="${field}"]`)?.textContent?.trim(),
+            ]),
+          );
+        }, id);
+        if (cells === null) continue;
         const computeMass = BigInt(entry.transaction.verboseData!.computeMass);
         // kaspad sends the storage mass as `mass`; the block space taken is the larger of the two.
         const storageMass = BigInt(entry.transaction.mass);
         const mass = computeMass > storageMass ? computeMass : storageMass;
         const fee = BigInt(entry.fee);
-        const shown = [await cell('fee'), await cell('compute-mass'), await cell('storage-mass'), await cell('fee-rate')];
+        const shown = [cells.fee, cells['compute-mass'], cells['storage-mass'], cells['fee-rate']];
         if (shown.some((text) => text === undefined)) continue;
         expect(shown, id).toEqual([
           kasDisplay(fee, 8),

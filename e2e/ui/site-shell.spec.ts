@@ -150,10 +150,14 @@ test.describe('copying', () => {
     const code = page.getByRole('tabpanel', { name: 'curl code' });
     await expect(code).toContainText('curl -sS');
     const button = page.getByRole('button', { name: 'Copy as curl' });
-    // The button sits above the snippet, never over its first line.
-    const buttonBox = (await button.boundingBox())!;
-    const codeBox = (await code.boundingBox())!;
-    expect(buttonBox.y + buttonBox.height).toBeLessThanOrEqual(codeBox.y);
+    // The button sits above the snippet, never over its first line. Both boxes are read in one frame: the console
+    // above the snippet may still be growing (catalogue, examples), which moves both.
+    const { buttonBottom, codeTop } = await page.evaluate(() => {
+      const buttonRect = document.querySelector('button[aria-label="Copy as curl"]')!.getBoundingClientRect();
+      const codeRect = document.querySelector('[role="tabpanel"][aria-label="curl code"]')!.getBoundingClientRect();
+      return { buttonBottom: buttonRect.bottom, codeTop: codeRect.top };
+    });
+    expect(buttonBottom).toBeLessThanOrEqual(codeTop);
     await button.click();
     await expect(page.locator('[data-copy-outcome="copied-by-fallback"]')).toContainText('Copied');
     const copied = await page.evaluate(() => (window as unknown as { copied: string[] }).copied);

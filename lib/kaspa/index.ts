@@ -8,7 +8,9 @@
  * sequencing-commitment hashes (seq-commit.ts), the active-lanes sparse merkle tree (lanes-tree.ts) with its proofs
  * (smt-proof.ts) and a chain block's whole commitment with lane expiry (seq-commit-block.ts); coinbase payloads and
  * the subsidy schedule; signature hashes (Schnorr and ECDSA, six hash types, v0 and v1), signing and P2PK
- * verification; a script engine for P2SH redeem scripts such as the KRC-20 envelope (script-engine.ts); addresses and
+ * verification; the txscript engine under Crescendo and Toccata rules with script-unit metering (script-engine.ts over
+ * script-parse.ts, script-stack.ts and the opcode families in script-opcodes/) and covenant templates whose scripts
+ * enforce their successors (covenant-templates.ts); addresses and
  * script classes; compute, storage and transient mass, script units and compute budgets, block mass and lane limits
  * and the relay fee; compact bits, work, difficulty and kHeavyHash proof of work; MuHash3072 UTXO commitments (with
  * covenant ids); exact sompi/KAS amounts.
@@ -37,4 +39,5 @@ export * from './pow';
 export * from './muhash';
 export * from './mass';
 export * from './covenant';
+export * from './covenant-templates';
 export * from './amount';
