@@ -7,7 +7,7 @@ import { useCursorPages, useResource } from '@/lib/web/queries';
 import { ADDRESS_HISTORY_PAGE_SIZE, resources, type AddressHistoryPage } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
 import { LoadMore } from '../load-more';
-import { EmptyState, ErrorState, Kas, TimeAgo, TransactionLink } from '../ui';
+import { EmptyState, ErrorState, Kas, ScrollArea, TimeAgo, TransactionLink } from '../ui';
 
 const NEWER_POLL_MS = 4_000;
 const NEWER_BATCH = 100;
@@ -35,21 +35,22 @@ function HistoryRow({ transaction }: { transaction: AddressTransactionView }) {
   const change = BigInt(transaction.balanceChange);
   return (
     <tr className="border-t border-slate-200 dark:border-slate-800" data-testid="history-row" data-txid={transaction.transactionId}>
-      <td className="py-2 pr-3">
+      <td data-label="Transaction" className="py-2 pr-3">
         <TransactionLink id={transaction.transactionId} />
       </td>
-      <td className="py-2 pr-3 text-slate-600 dark:text-slate-400">
+      <td data-label="Time" className="py-2 pr-3 text-slate-600 dark:text-slate-400">
         <TimeAgo time={transaction.blockTime} />
       </td>
-      <td className="py-2 pr-3">
+      <td data-label="Status" className="py-2 pr-3">
         <Status transaction={transaction} />
       </td>
       <td
+        data-label="Balance change"
         className={`py-2 pr-3 text-right ${change < 0n ? 'text-red-700 dark:text-red-400' : 'text-emerald-700 dark:text-emerald-400'}`}
       >
         <Kas sompi={change} signed />
       </td>
-      <td className="hidden py-2 text-right text-slate-600 sm:table-cell dark:text-slate-400">
+      <td data-label="Fee" className="py-2 text-right text-slate-600 dark:text-slate-400">
         {transaction.fee === null ? '—' : <Kas sompi={transaction.fee} digits={8} />}
       </td>
     </tr>
@@ -148,8 +149,8 @@ export function AddressHistory({
         <EmptyState>No transactions{acceptedOnly ? ' accepted' : ''} for this address yet. New ones appear here live.</EmptyState>
       )}
       {loaded.length > 0 && (
-        <div className="overflow-x-auto">
-          <table className="w-full text-sm" data-testid="address-history">
+        <ScrollArea label={`Transactions of ${address}`}>
+          <table className="stack-on-phone w-full text-sm" data-testid="address-history">
             <caption className="sr-only">Transactions of {address}, newest first</caption>
             <thead>
               <tr className="text-left text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
@@ -157,7 +158,7 @@ export function AddressHistory({
                 <th scope="col" className="py-2 pr-3 font-medium">Time</th>
                 <th scope="col" className="py-2 pr-3 font-medium">Status</th>
                 <th scope="col" className="py-2 pr-3 text-right font-medium">Balance change</th>
-                <th scope="col" className="hidden py-2 text-right font-medium sm:table-cell">Fee</th>
+                <th scope="col" className="py-2 text-right font-medium">Fee</th>
               </tr>
             </thead>
             <tbody>
@@ -166,7 +167,7 @@ export function AddressHistory({
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollArea>
       )}
       <LoadMore
         hasNextPage={history.hasNextPage}

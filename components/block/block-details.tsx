@@ -3,8 +3,9 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { ShowApiCall } from '@/components/show-api-call';
-import { BlockLink, Card, CopyButton, ErrorState, Facts, Kas, TimeAgo, TransactionLink } from '@/components/ui';
+import { BlockLink, Card, CopyButton, ErrorState, Facts, Kas, ScrollArea, TimeAgo, TransactionLink } from '@/components/ui';
 import type { NodeBlock } from '@/lib/api/node-format';
+import { acceptedRootMeaning, LANE_NAMES, lanesTouched } from '@/lib/web/block-lanes';
 import { formatInteger } from '@/lib/web/format';
 import { useResource } from '@/lib/web/queries';
 import { resources, type ResultOf } from '@/lib/web/resources';
@@ -63,13 +64,14 @@ function TransactionsTable({ block }: { block: NodeBlock }) {
   const totals = block.transactions.reduce((sum, transaction) => sum + transaction.outputs.reduce((s, o) => s + BigInt(o.value), 0n), 0n);
   if (block.transactions.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">No transactions.</p>;
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
+    <ScrollArea label="Transactions in this block">
+      <table className="stack-on-phone w-full text-left text-sm">
         <caption className="sr-only">Transactions in this block</caption>
         <thead className="text-xs uppercase text-slate-500 dark:text-slate-400">
           <tr>
             <th scope="col" className="py-1 pr-3 font-medium">Transaction</th>
             <th scope="col" className="py-1 pr-3 font-medium">Kind</th>
+            <th scope="col" className="py-1 pr-3 text-right font-medium">Version</th>
             <th scope="col" className="py-1 pr-3 text-right font-medium">Inputs</th>
             <th scope="col" className="py-1 pr-3 text-right font-medium">Outputs</th>
             <th scope="col" className="py-1 text-right font-medium">Output total</th>
@@ -81,11 +83,12 @@ function TransactionsTable({ block }: { block: NodeBlock }) {
             const total = transaction.outputs.reduce((sum, output) => sum + BigInt(output.value), 0n);
             return (
               <tr key={id || index} className="border-t border-slate-100 dark:border-slate-800">
-                <td className="py-1 pr-3">{id === '' ? '—' : <TransactionLink id={id} copy />}</td>
-                <td className="py-1 pr-3">{transaction.subnetworkId === COINBASE_SUBNETWORK ? 'coinbase' : 'transfer'}</td>
-                <td className="py-1 pr-3 text-right tabular-nums">{transaction.inputs.length}</td>
-                <td className="py-1 pr-3 text-right tabular-nums">{transaction.outputs.length}</td>
-                <td className="py-1 text-right">
+                <td data-label="Transaction" className="py-1 pr-3">{id === '' ? '—' : <TransactionLink id={id} copy />}</td>
+                <td data-label="Kind" className="py-1 pr-3">{transaction.subnetworkId === COINBASE_SUBNETWORK ? 'coinbase' : 'transfer'}</td>
+                <td data-label="Version" className="py-1 pr-3 text-right tabular-nums">{transaction.version}</td>
+                <td data-label="Inputs" className="py-1 pr-3 text-right tabular-nums">{transaction.inputs.length}</td>
+                <td data-label="Outputs" className="py-1 pr-3 text-right tabular-nums">{transaction.outputs.length}</td>
+                <td data-label="Output total" className="py-1 text-right">
                   <Kas sompi={total} />
                 </td>
               </tr>
@@ -94,20 +97,57 @@ function TransactionsTable({ block }: { block: NodeBlock }) {
         </tbody>
         <tfoot>
           <tr className="border-t border-slate-300 font-medium dark:border-slate-700">
-            <td className="py-1 pr-3">{block.transactions.length} transactions</td>
+            <td data-label="All" className="py-1 pr-3">{block.transactions.length} transactions</td>
             <td className="py-1 pr-3" />
-            <td className="py-1 pr-3 text-right tabular-nums">
+            <td className="py-1 pr-3" />
+            <td data-label="Inputs" className="py-1 pr-3 text-right tabular-nums">
               {block.transactions.reduce((sum, transaction) => sum + transaction.inputs.length, 0)}
             </td>
-            <td className="py-1 pr-3 text-right tabular-nums">
+            <td data-label="Outputs" className="py-1 pr-3 text-right tabular-nums">
               {block.transactions.reduce((sum, transaction) => sum + transaction.outputs.length, 0)}
             </td>
-            <td className="py-1 text-right">
+            <td data-label="Output total" className="py-1 text-right">
               <Kas sompi={totals} />
             </td>
           </tr>
         </tfoot>
       </table>
+    </ScrollArea>
+  );
+}
+
+function LanesTable({ block }: { block: NodeBlock }) {
+  const lanes = lanesTouched(block.transactions);
+  if (lanes.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">No transactions, so no lanes.</p>;
+  return (
+    <div className="space-y-2">
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        A transaction&apos;s subnetwork id is its sequencing lane (KIP-21); user lanes carry version 1 transactions and may
+        charge gas.
+      </p>
+      <ScrollArea label="Lanes touched by this block">
+        <table className="stack-on-phone w-full text-left text-sm" data-testid="block-lanes">
+          <caption className="sr-only">Lanes (subnetworks) of this block&apos;s transactions</caption>
+          <thead className="text-xs uppercase text-slate-500 dark:text-slate-400">
+            <tr>
+              <th scope="col" className="py-1 pr-3 font-medium">Subnetwork id</th>
+              <th scope="col" className="py-1 pr-3 font-medium">Kind</th>
+              <th scope="col" className="py-1 pr-3 text-right font-medium">Transactions</th>
+              <th scope="col" className="py-1 text-right font-medium">Gas</th>
+            </tr>
+          </thead>
+          <tbody>
+            {lanes.map((lane) => (
+              <tr key={lane.subnetworkId} className="border-t border-slate-100 dark:border-slate-800">
+                <td data-label="Subnetwork id" className="py-1 pr-3 font-mono break-all">{lane.subnetworkId}</td>
+                <td data-label="Kind" className="py-1 pr-3">{LANE_NAMES[lane.shape]}</td>
+                <td data-label="Transactions" className="py-1 pr-3 text-right tabular-nums">{formatInteger(lane.transactions)}</td>
+                <td data-label="Gas" className="py-1 text-right tabular-nums">{formatInteger(lane.gas)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollArea>
     </div>
   );
 }
@@ -120,6 +160,7 @@ export function BlockDetails({ hash, initialData }: { hash: string; initialData:
   const daaScore = BigInt(header.daaScore);
   const rangeStart = daaScore > RANGE_HALF_WIDTH ? daaScore - RANGE_HALF_WIDTH : 0n;
   const parents = header.parentsByLevel[0] ?? [];
+  const acceptedRoot = acceptedRootMeaning(header.version);
 
   return (
     <main className="mx-auto max-w-7xl space-y-4 px-4 py-6">
@@ -156,9 +197,17 @@ export function BlockDetails({ hash, initialData }: { hash: string; initialData:
             { label: 'Difficulty', value: verbose === undefined ? '—' : verbose.difficulty.toLocaleString('en') },
             { label: 'Bits', value: `0x${header.bits.toString(16)}` },
             { label: 'Nonce', value: <span className="font-mono">{header.nonce}</span> },
-            { label: 'Version', value: header.version },
+            {
+              label: 'Header version',
+              value: <span data-testid="header-version">{header.version}</span>,
+              hint: 'Version 2 from the Toccata hard fork on, version 1 before',
+            },
             { label: 'Merkle root', value: <span className="font-mono break-all">{header.hashMerkleRoot}</span> },
-            { label: 'Accepted id merkle root', value: <span className="font-mono break-all">{header.acceptedIdMerkleRoot}</span> },
+            {
+              label: acceptedRoot.label,
+              value: <span className="font-mono break-all" data-testid="accepted-root">{header.acceptedIdMerkleRoot}</span>,
+              hint: acceptedRoot.hint,
+            },
             { label: 'UTXO commitment', value: <span className="font-mono break-all">{header.utxoCommitment}</span> },
             { label: 'Pruning point', value: <BlockLink hash={header.pruningPoint} copy /> },
           ]}
@@ -190,6 +239,10 @@ export function BlockDetails({ hash, initialData }: { hash: string; initialData:
             ]}
           />
         </div>
+      </Card>
+
+      <Card title="Lanes touched">
+        <LanesTable block={block} />
       </Card>
 
       <Card title={`Transactions (${block.transactions.length})`}>

@@ -25,7 +25,7 @@ export function PendingTransaction({ id, entry, krc20 }: { id: string; entry: No
   const { transaction } = entry;
   // kaspad reports an orphan's fee as 0 (unknown) and sends the storage mass as `mass` (lib/web/mempool-stats.ts).
   const fee = entry.isOrphan ? null : BigInt(entry.fee);
-  const { computeMass, mass } = entryMasses(entry);
+  const { computeMass, storageMass, mass } = entryMasses(entry);
   return (
     <main className="mx-auto max-w-7xl space-y-4 px-4 py-6">
       <div className="flex flex-wrap items-center gap-2">
@@ -53,7 +53,9 @@ export function PendingTransaction({ id, entry, krc20 }: { id: string; entry: No
           items={[
             { label: 'Fee', value: fee === null ? 'unknown until the spent outputs are' : <Kas sompi={fee} digits={8} /> },
             { label: 'Fee rate', value: feeRateText(fee, mass), hint: 'Fee divided by the larger of the compute and storage masses' },
-            { label: 'Mass', value: `${formatInteger(computeMass)} g`, hint: 'Compute mass' },
+            { label: 'Version', value: transaction.version, hint: 'Version 1 transactions (Toccata) carry per-input compute budgets and covenant bindings' },
+            { label: 'Compute mass', value: `${formatInteger(computeMass)} g`, hint: 'Mass of the work to validate the transaction' },
+            { label: 'Storage mass', value: `${formatInteger(storageMass)} g`, hint: 'Mass charged for the UTXO set space the outputs take (KIP-9)' },
             { label: 'Output total', value: <Kas sompi={transaction.outputs.reduce((sum, output) => sum + BigInt(output.value), 0n)} digits={8} /> },
           ]}
         />

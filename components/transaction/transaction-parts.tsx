@@ -1,7 +1,7 @@
 'use client';
 
 import type { ReactNode } from 'react';
-import { AddressLink, Card, Kas, TransactionLink } from '@/components/ui';
+import { AddressLink, Card, Kas, ScrollArea, TransactionLink } from '@/components/ui';
 import { formatFeeRate, formatInteger } from '@/lib/web/format';
 import type { DecodedKrc20 } from './krc20-operation';
 
@@ -39,8 +39,8 @@ export interface OutputRow {
 
 export function OutputsTable({ outputs }: { outputs: readonly OutputRow[] }) {
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
+    <ScrollArea label="Outputs">
+      <table className="stack-on-phone w-full text-left text-sm">
         <caption className="sr-only">Outputs</caption>
         <thead className="text-xs uppercase text-slate-500 dark:text-slate-400">
           <tr>
@@ -53,19 +53,19 @@ export function OutputsTable({ outputs }: { outputs: readonly OutputRow[] }) {
         <tbody>
           {outputs.map((output) => (
             <tr key={output.index} className="border-t border-slate-100 dark:border-slate-800">
-              <td className="py-1 pr-3 tabular-nums">{output.index}</td>
-              <td className="max-w-[16rem] py-1 pr-3 sm:max-w-none">
+              <td data-label="#" className="py-1 pr-3 tabular-nums">{output.index}</td>
+              <td data-label="Address" className="py-1 pr-3">
                 {output.address === null ? <span className="text-slate-500 dark:text-slate-400">no address form</span> : <AddressLink address={output.address} copy />}
               </td>
-              <td className="py-1 pr-3">{output.type ?? '—'}</td>
-              <td className="py-1 text-right">
+              <td data-label="Script" className="py-1 pr-3">{output.type ?? '—'}</td>
+              <td data-label="Amount" className="py-1 text-right">
                 <Kas sompi={output.amount} digits={8} />
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollArea>
   );
 }
 
@@ -80,8 +80,8 @@ export interface InputRow {
 export function InputsTable({ inputs }: { inputs: readonly InputRow[] }) {
   if (inputs.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">None: a coinbase transaction creates new coins.</p>;
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
+    <ScrollArea label="Inputs">
+      <table className="stack-on-phone w-full text-left text-sm">
         <caption className="sr-only">Inputs and the outputs they spend</caption>
         <thead className="text-xs uppercase text-slate-500 dark:text-slate-400">
           <tr>
@@ -94,20 +94,20 @@ export function InputsTable({ inputs }: { inputs: readonly InputRow[] }) {
         <tbody>
           {inputs.map((input) => (
             <tr key={input.index} className="border-t border-slate-100 dark:border-slate-800">
-              <td className="py-1 pr-3 tabular-nums">{input.index}</td>
-              <td className="py-1 pr-3 whitespace-nowrap">
+              <td data-label="#" className="py-1 pr-3 tabular-nums">{input.index}</td>
+              <td data-label="Spends output" className="py-1 pr-3 whitespace-nowrap">
                 <TransactionLink id={input.previousTransactionId} />
                 <span className="text-slate-500 dark:text-slate-400">:{input.previousIndex}</span>
               </td>
-              <td className="max-w-[16rem] py-1 pr-3 sm:max-w-none">
+              <td data-label="From address" className="py-1 pr-3">
                 {input.address === null ? <span className="text-slate-500 dark:text-slate-400">unknown</span> : <AddressLink address={input.address} copy />}
               </td>
-              <td className="py-1 text-right">{input.amount === null ? '—' : <Kas sompi={input.amount} digits={8} />}</td>
+              <td data-label="Amount" className="py-1 text-right">{input.amount === null ? '—' : <Kas sompi={input.amount} digits={8} />}</td>
             </tr>
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollArea>
   );
 }
 

@@ -117,6 +117,11 @@ test.describe('entity pages', () => {
       /^\/daa\/\d+\/\d+$/,
     );
     await expect(main.getByText('accepts the transactions of its merge set')).toBeVisible();
+    const version = Number(await page.getByTestId('header-version').innerText());
+    expect([1, 2]).toContain(version);
+    await expect(main.getByText(version === 2 ? 'Sequencing commitment (KIP-21)' : 'Accepted id merkle root', { exact: true })).toBeVisible();
+    // A chain block always carries its coinbase, on the coinbase subnetwork.
+    await expect(page.getByTestId('block-lanes')).toContainText('01' + '00'.repeat(19));
     for (const id of sample.chainBlock.transactionIds) {
       await expect(main.locator(`a[href="${pages.transaction(id)}"]`)).toBeVisible();
     }

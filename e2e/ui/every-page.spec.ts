@@ -67,11 +67,11 @@ async function findTargets(request: APIRequestContext): Promise<Targets> {
         }
         const tokens = await request.get(v1Path('GET /v1/tokens/tk20', {}, { limit: 1 }), { headers: keyed });
         if (tokens.status() === 200) ticker ??= ((await tokens.json()) as { tokens: { ticker: string }[] }).tokens[0]?.ticker;
-        return `${chain === undefined ? 'no transfer yet' : 'transfer'} · ${ticker ?? 'no token yet'}`;
+        return `${chain === undefined ? 'no transfer yet' : 'transfer'} · ${ticker === undefined ? 'no token yet' : `token ${ticker}`}`;
       },
       { timeout: TOKEN_WAIT_MS, intervals: [2_000, 5_000] },
     )
-    .toMatch(/^transfer · [A-Za-z]/);
+    .toMatch(/^transfer · token [A-Za-z]/);
   return { ...chain!, ticker: ticker! };
 }
 
