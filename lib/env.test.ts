@@ -42,6 +42,15 @@ describe('parseEnv', () => {
     }
   });
 
+  it('reads DEVNET_TOCCATA_ACTIVATION as a DAA score or never, Toccata from genesis by default', () => {
+    expect(parseEnv({}).DEVNET_TOCCATA_ACTIVATION).toBe(0n);
+    expect(parseEnv({ DEVNET_TOCCATA_ACTIVATION: '30' }).DEVNET_TOCCATA_ACTIVATION).toBe(30n);
+    expect(parseEnv({ DEVNET_TOCCATA_ACTIVATION: 'never' }).DEVNET_TOCCATA_ACTIVATION).toBe('never');
+    for (const bad of ['-1', '2.5', 'soon', '99999999999999999999']) {
+      expect(() => parseEnv({ DEVNET_TOCCATA_ACTIVATION: bad })).toThrow(/DEVNET_TOCCATA_ACTIVATION/);
+    }
+  });
+
   it('returns a frozen object', () => {
     expect(Object.isFrozen(parseEnv({}))).toBe(true);
   });

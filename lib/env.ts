@@ -64,6 +64,13 @@ export const envSchema = z.object({
   DEVNET_RPC_PORT: z.coerce.number().int().min(0).max(65_535).default(18610),
   /** DAA scores before a coinbase output may be spent; Kaspa's 100 s worth at 10 blocks/s unless set. */
   DEVNET_COINBASE_MATURITY: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  /** DAA score from which the devnet runs Toccata (rusty-kaspa v2.0.1), or `never` for the Crescendo rules throughout. */
+  DEVNET_TOCCATA_ACTIVATION: z
+    .string()
+    .trim()
+    .regex(/^(never|\d{1,19})$/, 'must be a DAA score (a non-negative integer) or never')
+    .default('0')
+    .transform((value): bigint | 'never' => (value === 'never' ? 'never' : BigInt(value))),
 });
 
 export type Env = Readonly<z.infer<typeof envSchema>>;

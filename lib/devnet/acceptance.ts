@@ -10,10 +10,17 @@
  *   (new entries carry the accepting block's DAA score), the others are ignored;
  * - every merged block earns its payload subsidy plus the fees of its accepted transactions; blues are paid to their own
  *   payload script, reds (fees only for non-DAA reds) to the accepting block's miner in one output.
+ *
+ * Under Toccata (rusty-kaspa v2.0.1) the accepted-id merkle root becomes the KIP-21 sequencing commitment over the same
+ * accepted transactions and the mergeset (lib/kaspa/seq-commit-block.ts), and the acceptance carries the active lanes
+ * after it; before activation the lanes stay empty.
  */
 import { decodeCoinbasePayload, encodeCoinbasePayload } from '../kaspa/coinbase';
 import { acceptedIdMerkleRoot } from '../kaspa/merkle';
+import { LanesTree } from '../kaspa/lanes-tree';
 import { MuHash } from '../kaspa/muhash';
+import type { MergesetContext } from '../kaspa/seq-commit';
+import { computeSeqCommitBlock, type AcceptedTransaction, type MergedBlock } from '../kaspa/seq-commit-block';
 import type { Secp256k1Backend } from '../kaspa/signing';
 import {
   SUBNETWORK_ID_COINBASE,
@@ -26,6 +33,7 @@ import {
 } from '../kaspa/types';
 import type { BlockId, GhostdagData } from './ghostdag';
 import { TX_VERSION } from './transaction-validator';
+import { TX_VERSION_TOCCATA } from '../kaspa/transaction';
 import { validateTransactionInUtxoContext, type ScriptVerificationCache } from './tx-validation';
 import { outpointKey, UtxoDiff, type OutpointKey, type UtxoView } from './utxo-diff';
 
@@ -50,6 +58,21 @@ export interface AcceptanceState {
   mergesetAcceptance: MergesetBlockAcceptance[];
   rewards: Map<BlockId, BlockRewardData>;
   acceptedIdMerkleRoot: Hash;
+  /** The active KIP-21 lanes after this acceptance (empty before Toccata); shares structure with the parent's. */
+  lanes: LanesTree;
+  /** Under Toccata, the commitment's other inputs a lane proof carries. */
+  seqCommitParts?: { parentSeqCommit: Hash; payloadAndContextDigest: Hash; inactivityShortcut: Hash };
+}
+
+/** What the sequencing commitment needs beyond the acceptance itself (SeqCommitBlockInput). */
+export interface SeqCommitContext {
+  /** The selected parent's lanes (empty for a pre-Toccata parent). */
+  lanes: LanesTree;
+  context: MergesetContext;
+  /** Every mergeset block, in `orderedMergeset` order. */
+  mergeset: readonly MergedBlock[];
+  inactivityShortcut: Hash;
+  finalityDepth: bigint;
 }
 
 export interface AcceptanceInput {
@@ -68,6 +91,10 @@ export interface AcceptanceInput {
   secp256k1?: Secp256k1Backend;
   /** Shared across acceptances, so re-accepting the same outputs and spends skips hashing their MuHash elements. */
   multisetCache?: MultisetElementCache;
+  /** Whether Toccata is active at a merged block's DAA score (its transactions' covenant and script rules). */
+  toccataActiveFor: (block: BlockId) => boolean;
+  /** Present when Toccata is active at `povDaaScore`: the root is then the sequencing commitment. */
+  seqCommit?: SeqCommitContext;
 }
 
 /**
@@ -120,15 +147,18 @@ function addTransactionToMultiset(
   );
   tx.outputs.forEach((output, index) => {
     const outpoint = { transactionId: id, index };
-    multiset.combine(cache.added(outpointKey(outpoint), outpoint, {
-      ...outputEntry(output, daaScore, coinbase),
-      covenantId: output.covenant?.covenantId ?? null,
-    }));
+    multiset.combine(cache.added(outpointKey(outpoint), outpoint, outputEntry(output, daaScore, coinbase)));
   });
 }
 
 function outputEntry(output: TransactionOutput, daaScore: bigint, coinbase: boolean): UtxoEntry {
-  return { amount: output.value, scriptPublicKey: output.scriptPublicKey, blockDaaScore: daaScore, isCoinbase: coinbase };
+  return {
+    amount: output.value,
+    scriptPublicKey: output.scriptPublicKey,
+    blockDaaScore: daaScore,
+    isCoinbase: coinbase,
+    covenantId: output.covenant?.covenantId ?? null,
+  };
 }
 
 function acceptIntoDiff(diff: UtxoDiff, tx: Transaction, id: Hash, spent: readonly UtxoEntry[], daaScore: bigint, coinbase: boolean): void {
@@ -149,6 +179,9 @@ export function calculateAcceptance(input: AcceptanceInput): AcceptanceState {
   acceptIntoDiff(diff, selectedParentCoinbase, coinbaseId, [], povDaaScore, true);
   addTransactionToMultiset(multiset, selectedParentCoinbase, coinbaseId, [], povDaaScore, true, input.multisetCache);
   const acceptedTransactionIds: Hash[] = [coinbaseId];
+  const acceptedTransactions: AcceptedTransaction[] = [
+    { id: coinbaseId, version: selectedParentCoinbase.version, subnetworkId: selectedParentCoinbase.subnetworkId },
+  ];
   const mergesetAcceptance: MergesetBlockAcceptance[] = [];
   const rewards = new Map<BlockId, BlockRewardData>();
 
@@ -156,6 +189,7 @@ export function calculateAcceptance(input: AcceptanceInput): AcceptanceState {
     const transactions = input.transactionsOf(block);
     const ids = input.transactionIdsOf(block);
     const isSelectedParent = position === 0;
+    const toccata = input.toccataActiveFor(block);
     const accepted: { tx: Transaction; id: Hash; entries: UtxoEntry[] }[] = [];
     let fees = 0n;
     for (const [index, tx] of transactions.entries()) {
@@ -165,6 +199,7 @@ export function calculateAcceptance(input: AcceptanceInput): AcceptanceState {
         checkScripts: !isSelectedParent,
         scriptCache: input.scriptCache,
         secp256k1: input.secp256k1,
+        toccata,
       });
       if (!result.ok) continue;
       accepted.push({ tx, id: ids[index]!, entries: result.entries });
@@ -175,6 +210,7 @@ export function calculateAcceptance(input: AcceptanceInput): AcceptanceState {
       acceptIntoDiff(diff, tx, id, entries, povDaaScore, false);
       addTransactionToMultiset(multiset, tx, id, entries, povDaaScore, false, input.multisetCache);
       acceptedTransactionIds.push(id);
+      acceptedTransactions.push({ id, version: tx.version, subnetworkId: tx.subnetworkId });
     }
     const acceptedIds = accepted.map(({ id }) => id);
     mergesetAcceptance.push({
@@ -185,13 +221,25 @@ export function calculateAcceptance(input: AcceptanceInput): AcceptanceState {
     rewards.set(block, { subsidy: payload.subsidy, totalFees: fees, scriptPublicKey: payload.scriptPublicKey });
   });
 
+  const base = { diff, multiset, acceptedTransactionIds, mergesetAcceptance, rewards };
+  const { seqCommit } = input;
+  if (seqCommit === undefined) {
+    return {
+      ...base,
+      acceptedIdMerkleRoot: acceptedIdMerkleRoot(input.selectedParentAcceptedIdMerkleRoot, acceptedTransactionIds),
+      lanes: LanesTree.EMPTY,
+    };
+  }
+  const result = computeSeqCommitBlock({ ...seqCommit, parentSeqCommit: input.selectedParentAcceptedIdMerkleRoot, acceptedTransactions });
   return {
-    diff,
-    multiset,
-    acceptedTransactionIds,
-    mergesetAcceptance,
-    rewards,
-    acceptedIdMerkleRoot: acceptedIdMerkleRoot(input.selectedParentAcceptedIdMerkleRoot, acceptedTransactionIds),
+    ...base,
+    acceptedIdMerkleRoot: result.seqCommit,
+    lanes: result.lanes,
+    seqCommitParts: {
+      parentSeqCommit: input.selectedParentAcceptedIdMerkleRoot,
+      payloadAndContextDigest: result.payloadAndContextDigest,
+      inactivityShortcut: seqCommit.inactivityShortcut,
+    },
   };
 }
 
@@ -203,6 +251,8 @@ export interface ExpectedCoinbaseInput {
   mergesetNonDaa: ReadonlySet<BlockId>;
   minerScriptPublicKey: ScriptPublicKey;
   extraData: Uint8Array;
+  /** Toccata is active at `daaScore`: the coinbase is a version 1 transaction (coinbase.rs at v2.0.1). */
+  toccataActive: boolean;
 }
 
 /** `expected_coinbase_transaction` with the Crescendo red-reward rule (fees only for non-DAA reds). */
@@ -227,7 +277,7 @@ export function expectedCoinbaseTransaction(input: ExpectedCoinbaseInput): Trans
     extraData: input.extraData,
   });
   return {
-    version: TX_VERSION,
+    version: input.toccataActive ? TX_VERSION_TOCCATA : TX_VERSION,
     inputs: [],
     outputs,
     lockTime: 0n,

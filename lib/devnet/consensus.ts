@@ -26,11 +26,14 @@
  */
 import { bytesToHex, hexToBytes, compareBytes } from '../kaspa/bytes';
 import { decodeCoinbasePayload, CoinbasePayloadError } from '../kaspa/coinbase';
-import { headerHash } from '../kaspa/header';
+import { BLOCK_VERSION, BLOCK_VERSION_TOCCATA, headerHash } from '../kaspa/header';
 import { MAX_SOMPI } from '../kaspa/amount';
-import { CRESCENDO_BLOCK_MASS_LIMITS, transientMass, type BlockMassLimits } from '../kaspa/mass';
+import { blockMassLimits, transientMass, type BlockMassLimits } from '../kaspa/mass';
 import { merkleRoot } from '../kaspa/merkle';
+import { LanesTree } from '../kaspa/lanes-tree';
 import { MuHash } from '../kaspa/muhash';
+import { inactivityShortcutOf, inactivityShortcutTargetBlueScore } from '../kaspa/seq-commit-block';
+import { encodeSmtProof, type SeqCommitLaneProof } from '../kaspa/smt-proof';
 import { blockLevelFromPow, calcWork, compactToTarget, difficultyFromBits, PowState, type PowMatrixCache } from '../kaspa/pow';
 import type { Secp256k1Backend } from '../kaspa/signing';
 import { blockSubsidy, DEVNET_SUBSIDY_PARAMS, type SubsidyParams } from '../kaspa/subsidy';
@@ -42,6 +45,7 @@ import {
   MultisetElementCache,
   type AcceptanceState,
   type ExpectedCoinbaseInput,
+  type SeqCommitContext,
   type MergesetBlockAcceptance,
 } from './acceptance';
 import { DifficultyManager, type DaaStore } from './difficulty';
@@ -58,14 +62,15 @@ import {
   type GhostdagData,
   type GhostdagStore,
 } from './ghostdag';
-import type { ConsensusParams } from './params';
+import { isForkActive, type ConsensusParams } from './params';
 import { calcBlockParents, type ParentsStore } from './parents-builder';
 import { Reachability } from './reachability';
 import {
-  CRESCENDO_TRANSACTION_LIMITS,
+  transactionLimits,
   TxRuleError,
   validateTransactionInHeaderContext,
   validateTransactionInIsolation,
+  type IsolationOptions,
   type TransactionLimits,
 } from './transaction-validator';
 import { txComputeMassOf, txHashOf, txIdOf } from './transaction-facts';
@@ -74,10 +79,15 @@ import { outpointKey, UtxoDiff, entriesEqual, type OutpointKey, type UtxoView } 
 
 export type { Block } from './genesis';
 
-/** consensus/core/src/constants.rs BLOCK_VERSION at v1.0.1. */
-export const BLOCK_VERSION = 1;
+/** consensus/core/src/constants.rs: header version 1 before Toccata, 2 from its activation (`Params::block_version`). */
+export { BLOCK_VERSION, BLOCK_VERSION_TOCCATA } from '../kaspa/header';
 /** DEVNET_PARAMS.max_block_level. */
 export const DEVNET_MAX_BLOCK_LEVEL = 250;
+
+/** A query the node cannot answer for the given arguments (kaspad's ConsensusError texts). */
+export class ConsensusQueryError extends Error {
+  override name = 'ConsensusQueryError';
+}
 
 export type BlockStatus = 'utxoPendingVerification' | 'utxoValid' | 'disqualifiedFromChain';
 
@@ -150,6 +160,13 @@ export interface TemplateRequest {
 export interface BlockTemplate {
   block: Block;
   rejectedTransactions: { transactionId: Hash; message: string }[];
+}
+
+interface ForkRules {
+  toccata: boolean;
+  transactionLimits: Readonly<TransactionLimits>;
+  massLimits: Readonly<BlockMassLimits>;
+  isolation: IsolationOptions;
 }
 
 interface BlockRecord {
@@ -227,8 +244,8 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
   private readonly random: () => number;
   private readonly maxBlockLevel: number;
   private readonly subsidyParams: SubsidyParams;
-  private readonly massLimits: BlockMassLimits;
-  private readonly transactionLimits: TransactionLimits;
+  private readonly massLimitsOverride: BlockMassLimits | undefined;
+  private readonly transactionLimitsOverride: TransactionLimits | undefined;
   private readonly records = new Map<BlockId, BlockRecord>();
   private readonly invalid = new Set<BlockId>();
   private readonly scriptCache = new ScriptVerificationCache();
@@ -261,8 +278,8 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     this.powMatrixCache = options.powMatrixCache;
     this.maxBlockLevel = options.maxBlockLevel ?? DEVNET_MAX_BLOCK_LEVEL;
     this.subsidyParams = options.subsidyParams ?? DEVNET_SUBSIDY_PARAMS;
-    this.massLimits = options.massLimits ?? CRESCENDO_BLOCK_MASS_LIMITS;
-    this.transactionLimits = options.transactionLimits ?? CRESCENDO_TRANSACTION_LIMITS;
+    this.massLimitsOverride = options.massLimits;
+    this.transactionLimitsOverride = options.transactionLimits;
 
     const genesis = options.genesis;
     const genesisHash = headerHash(genesis.header);
@@ -304,6 +321,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
         mergesetAcceptance: [],
         rewards: new Map(),
         acceptedIdMerkleRoot,
+        lanes: LanesTree.EMPTY,
       },
     });
     this.tips.add(this.genesisId);
@@ -415,9 +433,6 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
   }
 
   private validateHeaderInIsolation(header: Header): number {
-    if (header.version !== BLOCK_VERSION) {
-      throw new BlockInvalid(`wrong block version: got ${header.version}, expected ${BLOCK_VERSION}`, false);
-    }
     const maxBlockTime = BigInt(this.clock()) + BigInt(this.params.timestampDeviationTolerance) * 1000n;
     if (header.timestamp > maxBlockTime) {
       throw new BlockInvalid(
@@ -551,7 +566,12 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     if (context.bits !== header.bits) {
       throw new BlockInvalid(`block bits 0x${header.bits.toString(16)} differ from the expected 0x${context.bits.toString(16)}`, false);
     }
-    // Post-PoW failures are cached as invalid, as kaspad's header processor does.
+    // Post-PoW failures are cached as invalid, as kaspad's header processor does. The version depends on the DAA
+    // score, so v2.0.1 checks it in context (`check_header_version_in_context`), first of the post-PoW checks.
+    const expectedVersion = this.blockVersionAt(header.daaScore);
+    if (header.version !== expectedVersion) {
+      throw new BlockInvalid(`wrong block version: got ${header.version} but expected ${expectedVersion}`, true);
+    }
     if (ghostdag.blueScore !== header.blueScore) {
       throw new BlockInvalid(`expected header blue score ${ghostdag.blueScore} but got ${header.blueScore}`, true);
     }
@@ -593,8 +613,9 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     const extraCoinbase = transactions.slice(1).findIndex(isCoinbase);
     if (extraCoinbase >= 0) throw new BlockInvalid(`block has a second coinbase at index ${extraCoinbase + 1}`, true);
     const ids = transactions.map(txIdOf);
+    const rules = this.rulesAt(header.daaScore);
     transactions.forEach((tx, index) => {
-      const error = ruleError(() => validateTransactionInIsolation(tx, this.transactionLimits));
+      const error = ruleError(() => validateTransactionInIsolation(tx, rules.transactionLimits, rules.isolation));
       if (error !== undefined) throw new BlockInvalid(`transaction ${bytesToHex(ids[index]!)} is invalid: ${error}`, true);
     });
     if (transactions[0]!.storageMass > 0n) throw new BlockInvalid('coinbase has a non-zero mass commitment', true);
@@ -605,9 +626,9 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       compute += txComputeMassOf(tx);
       transient += transientMass(tx);
       storage += tx.storageMass;
-      if (compute > this.massLimits.compute) throw new BlockInvalid(`block compute mass ${compute} exceeds the limit`, true);
-      if (transient > this.massLimits.transient) throw new BlockInvalid(`block transient mass ${transient} exceeds the limit`, true);
-      if (storage > this.massLimits.storage) throw new BlockInvalid(`block storage mass ${storage} exceeds the limit`, true);
+      if (compute > rules.massLimits.compute) throw new BlockInvalid(`block compute mass ${compute} exceeds the limit`, true);
+      if (transient > rules.massLimits.transient) throw new BlockInvalid(`block transient mass ${transient} exceeds the limit`, true);
+      if (storage > rules.massLimits.storage) throw new BlockInvalid(`block storage mass ${storage} exceeds the limit`, true);
     }
     const idKeys = ids.map(bytesToHex);
     if (new Set(idKeys).size !== idKeys.length) throw new BlockInvalid('block has duplicate transactions', true);
@@ -650,7 +671,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     if (payload.subsidy !== subsidy) throw new BlockInvalid(`wrong subsidy ${payload.subsidy}, expected ${subsidy}`, true);
     for (const tx of block.transactions) {
       const error = ruleError(() =>
-        validateTransactionInHeaderContext(tx, block.header.daaScore, context.pastMedianTime, this.transactionLimits),
+        validateTransactionInHeaderContext(tx, block.header.daaScore, context.pastMedianTime, this.rulesAt(block.header.daaScore).transactionLimits),
       );
       if (error !== undefined) throw new BlockInvalid(`transaction ${bytesToHex(txIdOf(tx))}: ${error}`, true);
     }
@@ -735,8 +756,9 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
 
   private acceptanceOf(ghostdag: GhostdagData, povDaaScore: bigint, selectedParentView: UtxoView): AcceptanceState {
     const selectedParent = this.record(ghostdag.selectedParent);
+    const orderedMergeset = consensusOrderedMergeset(ghostdag, this);
     return calculateAcceptance({
-      orderedMergeset: consensusOrderedMergeset(ghostdag, this),
+      orderedMergeset,
       transactionsOf: (block) => this.record(block).transactions,
       transactionIdsOf: (block) => this.record(block).transactionIds,
       selectedParentMultiset: selectedParent.acceptance!.multiset,
@@ -747,7 +769,43 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       scriptCache: this.scriptCache,
       secp256k1: this.secp256k1,
       multisetCache: this.multisetCache,
+      toccataActiveFor: (block) => this.toccataActiveAt(this.record(block).header.daaScore),
+      seqCommit: this.toccataActiveAt(povDaaScore) ? this.seqCommitContext(ghostdag, povDaaScore, orderedMergeset) : undefined,
     });
+  }
+
+  /** The KIP-21 inputs of a chain block (or the virtual) with this GHOSTDAG data and DAA score. */
+  private seqCommitContext(ghostdag: GhostdagData, daaScore: bigint, orderedMergeset: readonly BlockId[]): SeqCommitContext {
+    const selectedParent = this.record(ghostdag.selectedParent);
+    const shortcut = this.record(this.inactivityShortcutBlock(ghostdag));
+    return {
+      lanes: selectedParent.acceptance!.lanes,
+      context: { timestamp: selectedParent.header.timestamp, daaScore, blueScore: ghostdag.blueScore },
+      mergeset: orderedMergeset.map((id) => {
+        const record = this.record(id);
+        return { hash: record.hash, blueWork: record.ghostdag.blueWork, coinbasePayload: record.transactions[0]!.payload };
+      }),
+      inactivityShortcut: inactivityShortcutOf({
+        acceptedIdMerkleRoot: shortcut.header.acceptedIdMerkleRoot,
+        toccataActive: this.toccataActiveAt(shortcut.header.daaScore),
+      }),
+      finalityDepth: BigInt(this.params.finalityDepth),
+    };
+  }
+
+  /**
+   * processor.rs `compute_inactivity_shortcut_block`: the highest block of the selected parent's chain with blue score
+   * ≤ bs − F − 1 (genesis while bs ≤ F). That is the finality point (block_depth.rs); it is walked to only when the
+   * pruning point leaves the finality point unconstrained (ORIGIN).
+   */
+  private inactivityShortcutBlock(ghostdag: GhostdagData): BlockId {
+    const target = inactivityShortcutTargetBlueScore(ghostdag.blueScore, BigInt(this.params.finalityDepth));
+    if (target === null) return this.genesisId;
+    const finalityPoint = this.blockAtDepth(ghostdag, this.params.finalityDepth, this.record(ghostdag.selectedParent).finalityPoint);
+    if (finalityPoint !== ORIGIN_ID) return finalityPoint;
+    let current = ghostdag.selectedParent;
+    while (current !== this.genesisId && this.record(current).ghostdag.blueScore > target) current = this.record(current).ghostdag.selectedParent;
+    return current;
   }
 
   /** `verify_expected_utxo_state`. */
@@ -762,6 +820,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     }
     const payload = decodeCoinbasePayload(record.transactions[0]!.payload);
     const expectedCoinbase = expectedCoinbaseTransaction({
+      toccataActive: this.toccataActiveAt(header.daaScore),
       ghostdag: record.ghostdag,
       daaScore: header.daaScore,
       subsidy: blockSubsidy(header.daaScore, this.subsidyParams),
@@ -777,6 +836,11 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     if (blockIdOf(header.pruningPoint) !== expectedPruningPoint) {
       return `wrong header pruning point: expected ${expectedPruningPoint}`;
     }
+    // Toccata's chain-qualification rule: the first direct parent is the selected parent.
+    const firstParent = record.parents[0]!;
+    if (this.toccataActiveAt(header.daaScore) && firstParent !== record.ghostdag.selectedParent) {
+      return `block ${record.id} first direct parent is ${firstParent} but selected parent is ${record.ghostdag.selectedParent}`;
+    }
     const view = acceptance.diff.over(parentView);
     for (const [index, tx] of record.transactions.entries()) {
       if (index === 0) continue;
@@ -786,6 +850,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
         scriptCache: this.scriptCache,
         secp256k1: this.secp256k1,
         transactionHash: txHashOf(tx),
+        toccata: this.toccataActiveAt(header.daaScore),
       });
       if (!result.ok) return `transaction ${bytesToHex(record.transactionIds[index]!)} is invalid in its UTXO context: ${result.message}`;
     }
@@ -974,6 +1039,25 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     };
   }
 
+  private toccataActiveAt(daaScore: bigint): boolean {
+    return isForkActive(this.params.toccataActivation, daaScore);
+  }
+
+  private blockVersionAt(daaScore: bigint): number {
+    return this.toccataActiveAt(daaScore) ? BLOCK_VERSION_TOCCATA : BLOCK_VERSION;
+  }
+
+  /** The transaction and block limits in force at a DAA score (the options' overrides, else the fork's). */
+  private rulesAt(daaScore: bigint): ForkRules {
+    const toccata = this.toccataActiveAt(daaScore);
+    return {
+      toccata,
+      transactionLimits: this.transactionLimitsOverride ?? transactionLimits(toccata),
+      massLimits: this.massLimitsOverride ?? blockMassLimits(toccata),
+      isolation: { toccata, ghostdagK: this.params.ghostdagK },
+    };
+  }
+
   // ---- block templates ----
 
   /** The virtual's header fields and transactions; solving the nonce yields a block this node accepts. */
@@ -984,6 +1068,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
         : this.sideBranchState(request.parents.map(blockIdOf));
     const view = state.acceptance.diff.over(overlay.over(this.sinkView));
 
+    const rules = this.rulesAt(state.daaScore);
     const rejectedTransactions: BlockTemplate['rejectedTransactions'] = [];
     const selected: Transaction[] = [];
     const spent = new Set<OutpointKey>();
@@ -995,8 +1080,8 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       const reject = (message: string) => rejectedTransactions.push({ transactionId: id, message });
       const contextError =
         (isCoinbase(tx) ? 'a coinbase transaction cannot be included' : undefined) ??
-        ruleError(() => validateTransactionInIsolation(tx, this.transactionLimits)) ??
-        ruleError(() => validateTransactionInHeaderContext(tx, state.daaScore, state.pastMedianTime, this.transactionLimits));
+        ruleError(() => validateTransactionInIsolation(tx, rules.transactionLimits, rules.isolation)) ??
+        ruleError(() => validateTransactionInHeaderContext(tx, state.daaScore, state.pastMedianTime, rules.transactionLimits));
       if (contextError !== undefined) {
         reject(contextError);
         continue;
@@ -1012,6 +1097,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
         scriptCache: this.scriptCache,
         secp256k1: this.secp256k1,
         transactionHash: hash,
+        toccata: rules.toccata,
       });
       if (!result.ok) {
         reject(result.message);
@@ -1022,7 +1108,8 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
         transient: mass.transient + transientMass(tx),
         storage: mass.storage + tx.storageMass,
       };
-      if (next.compute > this.massLimits.compute || next.transient > this.massLimits.transient || next.storage > this.massLimits.storage) {
+      const limits = rules.massLimits;
+      if (next.compute > limits.compute || next.transient > limits.transient || next.storage > limits.storage) {
         reject('does not fit in the block mass limits');
         continue;
       }
@@ -1033,6 +1120,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     }
 
     const coinbaseBasis = {
+      toccataActive: this.toccataActiveAt(state.daaScore),
       ghostdag: state.ghostdag,
       daaScore: state.daaScore,
       subsidy: blockSubsidy(state.daaScore, this.subsidyParams),
@@ -1046,7 +1134,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     });
     const transactions = [coinbase, ...selected];
     const header: Header = {
-      version: BLOCK_VERSION,
+      version: this.blockVersionAt(state.daaScore),
       parentsByLevel: calcBlockParents(this, this.genesisId, this.maxBlockLevel, this.pruningPointId, state.parents).map((level) =>
         level.map((id) => this.record(id).hash),
       ),
@@ -1222,6 +1310,29 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
   }
 
   /** Acceptance data of a chain-qualified block: for each merged block, the transactions it accepted from it. */
+  /**
+   * consensus/src/consensus/mod.rs `get_seq_commit_lane_proof` (the RPC's getSeqCommitLaneProof): the proof that lane
+   * `laneKey` holds what it holds (or nothing) in the active-lanes tree a selected-chain block commits to, with the
+   * other inputs of its seq commit. Throws ConsensusQueryError with kaspad's text for a block it cannot prove.
+   */
+  seqCommitLaneProof(blockHash: Hash, laneKey: Hash): SeqCommitLaneProof {
+    const id = blockIdOf(blockHash);
+    const record = this.records.get(id);
+    if (record === undefined) throw new ConsensusQueryError(`cannot find full block ${id}`);
+    if (id === this.genesisId) throw new ConsensusQueryError(`block ${id} is genesis and has no selected parent`);
+    if (!this.isChainAncestorOf(id, this.sinkId)) throw new ConsensusQueryError(`block ${id} is not in the selected parent chain`);
+    if (!this.isChainAncestorOf(this.pruningPointId, id)) {
+      throw new ConsensusQueryError(`block ${id} is too deep (before the current pruning point)`);
+    }
+    const parts = record.acceptance?.seqCommitParts;
+    if (!this.toccataActiveAt(record.header.daaScore) || parts === undefined) {
+      throw new ConsensusQueryError(`toccata is not active at block ${id}`);
+    }
+    const lanes = record.acceptance!.lanes;
+    const lane = lanes.get(laneKey);
+    return { smtProof: encodeSmtProof(lanes.prove(laneKey)), lane: lane && { tip: lane.tip, blueScore: lane.blueScore }, ...parts };
+  }
+
   getAcceptanceData(hash: Hash): MergesetBlockAcceptance[] | undefined {
     return this.records.get(blockIdOf(hash))?.acceptance?.mergesetAcceptance;
   }

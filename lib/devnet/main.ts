@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { env } from '../env';
 import { createDevnetNode, type DevnetNodeStats } from './node';
 import { describeNodeEvent } from './node-event-text';
+import { forkActivationOf } from './params';
 
 const STATUS_INTERVAL_MS = 5_000;
 
@@ -27,7 +28,10 @@ async function main(): Promise<void> {
     blocksPerSecond: env.DEVNET_BLOCKS_PER_SECOND,
     txPerSecond: env.DEVNET_TX_PER_SECOND,
     miners: env.DEVNET_MINERS,
-    params: { coinbaseMaturity: env.DEVNET_COINBASE_MATURITY },
+    params: {
+      coinbaseMaturity: env.DEVNET_COINBASE_MATURITY,
+      toccataActivation: forkActivationOf(env.DEVNET_TOCCATA_ACTIVATION),
+    },
     persistence: env.DEVNET_PERSIST ? { dir: join(env.DATA_DIR, 'devnet') } : null,
     rpcPort: env.DEVNET_RPC_PORT,
     onEvent: (event) => log(describeNodeEvent(event)),

@@ -242,10 +242,15 @@ describe('submitTransaction: rejections carry kaspad 2.0.1 messages', () => {
     );
   });
 
-  it('rejects a P2PK spend committing to zero sig ops (Crescendo counts them at run time)', () => {
+  it('rejects a P2PK spend committing to zero sig ops (counted at run time, in script units under Toccata)', () => {
     const { state, mempool } = setup();
     const tx = transfer([state.fund(alice, 5n * KAS)], bob, FEE, { sigOpCount: 0 });
     expect(rejection(() => mempool.submitTransaction(tx)).message).toBe(
+      'failed to verify the signature script: script units exceeded the amount committed in the input: used=100000, limit=9999',
+    );
+    const crescendo = new FakeVirtualState();
+    const legacy = transfer([crescendo.fund(alice, 5n * KAS)], bob, FEE, { sigOpCount: 0 });
+    expect(rejection(() => newMempool(crescendo, { toccataActivation: FORK_NEVER }).submitTransaction(legacy)).message).toBe(
       'failed to verify the signature script: sig op count exceeds passed limit of 0',
     );
   });

@@ -35,6 +35,7 @@ import { feerateKey, Frontier, type FeerateKey, type RandomSource, type Template
 import { MempoolRuleError, mempoolErrorFromTxRule, ruleErrors } from './mempool-errors';
 import {
   defaultMempoolConfig,
+  isToccataActive,
   limitErrorInContext,
   limitErrorInIsolation,
   mempoolNormalizedMass,
@@ -865,6 +866,7 @@ export class Mempool {
         povDaaScore: this.utxoView.virtualDaaScore(),
         coinbaseMaturity: this.coinbaseMaturity,
         secp256k1: this.secp256k1,
+        toccata: isToccataActive(this.config, this.utxoView.virtualDaaScore()),
         ...(feerateThreshold === undefined
           ? {}
           : { feerateThreshold: { mass: massAt(mtx, this.config, this.utxoView.virtualDaaScore()), threshold: feerateThreshold } }),

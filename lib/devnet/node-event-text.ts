@@ -1,10 +1,18 @@
 import type { DevnetNodeEvent } from './node';
+import { FORK_NEVER } from './params';
+
+const activationText = (activation: bigint) => (activation === FORK_NEVER ? 'never' : `DAA score ${activation}`);
 
 /** One log line for a node event; errors carry their message only. */
 export function describeNodeEvent(event: DevnetNodeEvent): string {
   switch (event.type) {
     case 'replayed':
       return `replayed ${event.blocks} blocks (${event.rejected} rejected) in ${(event.milliseconds / 1000).toFixed(1)} s`;
+    case 'chainSuperseded':
+      return (
+        `the stored chain ran Toccata from ${activationText(event.recordedActivation)}, this node from ` +
+        `${activationText(event.activation)}: starting a fresh chain (the old one moved to ${event.archivedTo})`
+      );
     case 'listening':
       return `listening on ${event.url}`;
     case 'error':

@@ -105,6 +105,7 @@ export interface DevnetNodeOptions {
 
 export type DevnetNodeEvent =
   | { type: 'replayed'; blocks: number; rejected: number; milliseconds: number }
+  | { type: 'chainSuperseded'; recordedActivation: bigint; activation: bigint; archivedTo: string }
   | { type: 'listening'; url: string }
   | { type: 'error'; source: string; error: unknown };
 
@@ -220,11 +221,18 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
   };
   const prefix = DEVNET_NETWORK.prefix;
 
-  const log: BlockLog | null = options.persistence ? openBlockLog({ dir: options.persistence.dir }) : null;
+  const log: BlockLog | null = options.persistence
+    ? openBlockLog({ dir: options.persistence.dir, toccataActivation: params.toccataActivation })
+    : null;
+  if (log?.superseded) {
+    const { recordedActivation, archivedTo } = log.superseded;
+    report({ type: 'chainSuperseded', recordedActivation, activation: params.toccataActivation, archivedTo });
+  }
   const genesisRecord = log?.genesis ?? {
     networkId: DEVNET_NETWORK.networkId,
     timestamp: BigInt(clock()),
     bits: bitsForExpectedHashes(expectedHashesPerBlock(totalHashesPerSecond, blocksPerSecond)),
+    toccataActivation: params.toccataActivation,
   };
   if (log && log.genesis === undefined) log.writeGenesis(genesisRecord);
   const genesis = createDevnetGenesis({ timestamp: genesisRecord.timestamp, bits: genesisRecord.bits });

@@ -44,6 +44,11 @@ export function isForkActive(activation: bigint, daaScore: bigint): boolean {
   return activation !== FORK_NEVER && daaScore >= activation;
 }
 
+/** The activation a setting names: a DAA score, or `never`. */
+export function forkActivationOf(setting: bigint | 'never'): bigint {
+  return setting === 'never' ? FORK_NEVER : setting;
+}
+
 const BPS = 10;
 
 export const CRESCENDO_PARAMS: Readonly<ConsensusParams> = Object.freeze({

@@ -14,6 +14,8 @@
 import { MAX_SOMPI } from '../kaspa/amount';
 import { isPayToScriptHashScript, scriptClassOf } from '../kaspa/address';
 import { bytesToHex, equalBytes } from '../kaspa/bytes';
+import { CovenantError, CovenantsContext } from '../kaspa/covenant';
+import { allowedScriptUnits, SCRIPT_UNITS_PER_SIG_OP } from '../kaspa/mass';
 import { executeInputScripts } from '../kaspa/script-engine';
 import { SigHashReusedValues } from '../kaspa/sighash';
 import { verifyP2pkInput, type InputVerification, type Secp256k1Backend } from '../kaspa/signing';
@@ -92,7 +94,8 @@ export type TxRuleErrorKind =
   | 'UnsupportedScript'
   | 'CovenantBindingInV0'
   | 'SigopCountInV1'
-  | 'ComputeBudgetInV0';
+  | 'ComputeBudgetInV0'
+  | 'CovenantsError';
 
 /** A consensus rule violation; `message` is kaspad's Display text. */
 export class TxRuleError extends Error {
@@ -291,6 +294,8 @@ export interface PopulatedValidationContext {
   feerateThreshold?: { mass: bigint; threshold: number };
   /** Verifies the signatures; lib/kaspa's reference implementation when omitted. */
   secp256k1?: Secp256k1Backend;
+  /** Toccata is active at the including block's DAA score: covenant checks and script-unit metering apply. */
+  toccata?: boolean;
 }
 
 /**
@@ -310,8 +315,29 @@ export function validatePopulatedTransaction(tx: Transaction, entries: readonly 
   if (feerateThreshold && Number(fee) / Number(feerateThreshold.mass) <= feerateThreshold.threshold) {
     throw new TxRuleError('FeerateTooLow', 'fee rate per contextual mass gram is not greater than the fee rate of the replaced transaction');
   }
-  checkScripts(tx, entries, context.secp256k1);
+  const toccata = context.toccata ?? false;
+  checkCovenants(tx, entries, toccata);
+  checkScripts(tx, entries, context.secp256k1, { toccata });
   return fee;
+}
+
+/**
+ * `check_covenant_info`: under Toccata the covenant bindings of the outputs must continue a spent entry's covenant or
+ * carry the id their genesis hashes to; before it there is no covenant context.
+ */
+export function checkCovenants(tx: Transaction, entries: readonly UtxoEntry[], toccata: boolean): CovenantsContext {
+  if (!toccata) return CovenantsContext.EMPTY;
+  try {
+    return CovenantsContext.fromTransaction(tx, entries);
+  } catch (error) {
+    if (error instanceof CovenantError) throw new TxRuleError('CovenantsError', `covenants error: ${error.message}`);
+    throw error;
+  }
+}
+
+export interface ScriptCheckOptions {
+  /** Toccata's engine flags: inputs are metered in script units (allowed_script_units) instead of sig-op counts. */
+  toccata?: boolean;
 }
 
 function checkCoinbaseMaturity(tx: Transaction, entries: readonly UtxoEntry[], povDaaScore: bigint, maturity: bigint): void {
@@ -354,7 +380,13 @@ function checkSequenceLocks(tx: Transaction, entries: readonly UtxoEntry[], povD
  * Runs every input's script. Crescendo counts sig ops at run time: each signature check consumes one unit of the
  * input's committed sig-op count, so a count of 0 fails before the signature is looked at.
  */
-export function checkScripts(tx: Transaction, entries: readonly UtxoEntry[], secp256k1?: Secp256k1Backend): void {
+export function checkScripts(
+  tx: Transaction,
+  entries: readonly UtxoEntry[],
+  secp256k1?: Secp256k1Backend,
+  options: ScriptCheckOptions = {},
+): void {
+  const toccata = options.toccata ?? false;
   const reusedValues = new SigHashReusedValues(tx);
   tx.inputs.forEach((input, index) => {
     const verification = verifyP2pkInput(tx, index, entries, reusedValues, secp256k1);
@@ -366,7 +398,7 @@ export function checkScripts(tx: Transaction, entries: readonly UtxoEntry[], sec
       }
       throw new TxRuleError('UnsupportedScript', `input ${index} spends a script this node cannot execute`, index);
     }
-    const scriptError = scriptErrorOf(verification, input, entries[index]!);
+    const scriptError = scriptErrorOf(verification, input, entries[index]!, toccata);
     if (scriptError === null) return;
     if (input.signatureScript.length === 0) {
       throw new TxRuleError('SignatureEmpty', `failed to verify empty signature script. Inner error: ${scriptError}`);
@@ -396,6 +428,22 @@ function runScriptEngine(
 
 const EVAL_FALSE = 'false stack entry at end of script execution';
 
+function sigOpCountError(input: TransactionInput): string | null {
+  return input.sigOpCount < 1 ? `sig op count exceeds passed limit of ${input.sigOpCount}` : null;
+}
+
+/**
+ * A P2PK spend under Toccata's meter: nothing is charged before its one signature check (a standard script public key,
+ * literal pushes), which costs SCRIPT_UNITS_PER_SIG_OP; the result push (1 byte) always fits, as allowed units are
+ * 9,999 modulo 10,000.
+ */
+function scriptUnitsError(input: TransactionInput): string | null {
+  const limit = allowedScriptUnits(input);
+  return limit < SCRIPT_UNITS_PER_SIG_OP
+    ? `script units exceeded the amount committed in the input: used=${SCRIPT_UNITS_PER_SIG_OP}, limit=${limit}`
+    : null;
+}
+
 /**
  * The `TxScriptError` Display text kaspad's engine would stop with, or null if the input verifies. Malformed
  * signature scripts map to the engine's first error for the common shapes (empty, not push-only).
@@ -404,9 +452,13 @@ function scriptErrorOf(
   verification: Exclude<InputVerification, { status: 'unsupported' }>,
   input: TransactionInput,
   entry: UtxoEntry,
+  toccata: boolean,
 ): string | null {
   const reachedSignatureCheck = verification.status === 'valid' || verification.reason === 'invalid_signature';
-  if (reachedSignatureCheck && input.sigOpCount < 1) return `sig op count exceeds passed limit of ${input.sigOpCount}`;
+  if (reachedSignatureCheck) {
+    const meterError = toccata ? scriptUnitsError(input) : sigOpCountError(input);
+    if (meterError !== null) return meterError;
+  }
   if (verification.status === 'valid') return null;
   const { signatureScript } = input;
   if (signatureScript.length === 0) {

@@ -13,7 +13,7 @@ import { transactionStorageMass } from '../kaspa/mass';
 import { transactionHash } from '../kaspa/transaction';
 import type { Secp256k1Backend } from '../kaspa/signing';
 import type { Hash, Transaction, UtxoEntry } from '../kaspa/types';
-import { checkScripts, formatOutpoint, TxRuleError } from './transaction-validator';
+import { checkCovenants, checkScripts, formatOutpoint, TxRuleError } from './transaction-validator';
 import { outpointKey, type UtxoView } from './utxo-diff';
 
 const SEQUENCE_LOCK_TIME_MASK = 0xffffffffn;
@@ -44,6 +44,8 @@ export interface UtxoContextOptions {
   secp256k1?: Secp256k1Backend;
   /** `transactionHash(tx)` when the caller already has it (the script cache key). */
   transactionHash?: Hash;
+  /** Toccata is active at the including block's DAA score (covenant checks, script-unit metering). */
+  toccata?: boolean;
 }
 
 export type UtxoValidation =
@@ -88,11 +90,18 @@ export function validateTransactionInUtxoContext(
     const lockDaaScore = entries[index]!.blockDaaScore + (input.sequence & SEQUENCE_LOCK_TIME_MASK) - 1n;
     if (lockDaaScore >= povDaaScore) return { ok: false, message: 'one of the transaction sequence locks conditions was not met' };
   }
+  const toccata = options.toccata ?? false;
+  try {
+    checkCovenants(tx, entries, toccata);
+  } catch (error) {
+    if (error instanceof TxRuleError) return { ok: false, message: error.message };
+    throw error;
+  }
   if (options.checkScripts) {
     const key = options.scriptCache === undefined ? undefined : bytesToHex(options.transactionHash ?? transactionHash(tx));
     if (key === undefined || !options.scriptCache!.has(key)) {
       try {
-        checkScripts(tx, entries, options.secp256k1);
+        checkScripts(tx, entries, options.secp256k1, { toccata });
       } catch (error) {
         if (error instanceof TxRuleError) return { ok: false, message: error.message };
         throw error;

@@ -12,6 +12,8 @@ export { outpointKey } from './transaction-validator';
 /** `outpointKey`'s "<txid hex>:<index>". */
 export type OutpointKey = string;
 
+const EMPTY = new Uint8Array(0);
+
 export function entriesEqual(a: UtxoEntry, b: UtxoEntry): boolean {
   return (
     a === b ||
@@ -19,7 +21,8 @@ export function entriesEqual(a: UtxoEntry, b: UtxoEntry): boolean {
       a.blockDaaScore === b.blockDaaScore &&
       a.isCoinbase === b.isCoinbase &&
       a.scriptPublicKey.version === b.scriptPublicKey.version &&
-      equalBytes(a.scriptPublicKey.script, b.scriptPublicKey.script))
+      equalBytes(a.scriptPublicKey.script, b.scriptPublicKey.script) &&
+      equalBytes(a.covenantId ?? EMPTY, b.covenantId ?? EMPTY))
   );
 }
 

@@ -15,6 +15,8 @@ export interface DevnetWorkerData {
   miners: number;
   /** Consensus coinbase maturity in DAA scores. */
   coinbaseMaturity: number;
+  /** DAA score from which Toccata applies (params.ts `FORK_NEVER` for never). */
+  toccataActivation: bigint;
   persistenceDir: string | null;
   port: number;
 }
@@ -33,7 +35,7 @@ async function run(port: NonNullable<typeof parentPort>, data: DevnetWorkerData)
     blocksPerSecond: data.blocksPerSecond,
     txPerSecond: data.txPerSecond,
     miners: data.miners,
-    params: { coinbaseMaturity: data.coinbaseMaturity },
+    params: { coinbaseMaturity: data.coinbaseMaturity, toccataActivation: data.toccataActivation },
     persistence: data.persistenceDir === null ? null : { dir: data.persistenceDir },
     onEvent: (event) => post({ type: 'event', description: describeNodeEvent(event) }),
   });

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { migrate, openDb, type Db } from '../db';
 import { env, type Env } from '../env';
+import { forkActivationOf } from '../devnet/params';
 import { createRpcClient, type RpcClient } from '../rpc';
 import { createApiServices, type ApiServices } from './api-services';
 import { startEmbeddedDevnet, type EmbeddedDevnet } from './embedded-devnet';
@@ -55,6 +56,7 @@ async function createRuntime(config: Env): Promise<Runtime> {
       txPerSecond: config.DEVNET_TX_PER_SECOND,
       miners: config.DEVNET_MINERS,
       coinbaseMaturity: config.DEVNET_COINBASE_MATURITY,
+      toccataActivation: forkActivationOf(config.DEVNET_TOCCATA_ACTIVATION),
       persistenceDir: config.DEVNET_PERSIST ? join(config.DATA_DIR, 'devnet') : null,
       port: config.DEVNET_RPC_PORT,
       log: (line) => log(`devnet: ${line}`),
