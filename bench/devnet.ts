@@ -9,7 +9,7 @@
  * --maturity 100 (coinbase maturity in DAA units, passed as the node's `params` override; Crescendo's is 1000, which
  * at 10 blocks/s would need a warm-up of well over 100 s), --seed bench, --partition-every (seconds between one miner
  * partition's end and the next one's start, each lasting 15–25 s and until k + 25 blocks went by; default: the
- * node's, every 30–90 s).
+ * node's, every 30–90 s), --toccata 0 (the DAA score from which Toccata applies, or never; 0 as the embedded default).
  *
  * DAG shape in the window: chain reorganisations (virtual-chain changes removing chain blocks) and red blocks per
  * minute, and the mean mergeset size (selected parent included) of the blocks added.
@@ -22,7 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { DEFAULT_PARTITION_DURATION_MS, DEFAULT_PARTITION_MAX_HELD_BLOCKS } from '../lib/devnet/miner';
 import { createDevnetNode } from '../lib/devnet/node';
-import { CRESCENDO_PARAMS } from '../lib/devnet/params';
+import { CRESCENDO_PARAMS, FORK_NEVER } from '../lib/devnet/params';
 
 const { values } = parseArgs({
   options: {
@@ -32,6 +32,7 @@ const { values } = parseArgs({
     warmup: { type: 'string' },
     maturity: { type: 'string', default: '100' },
     seed: { type: 'string', default: 'bench' },
+    toccata: { type: 'string', default: '0' },
     'partition-every': { type: 'string' },
   },
 });
@@ -52,6 +53,7 @@ const blocksPerSecond = positive('bps', values.bps);
 const txPerSecond = nonNegative('tps', values.tps);
 const durationSeconds = positive('duration', values.duration);
 const coinbaseMaturity = Math.round(positive('maturity', values.maturity));
+const toccataActivation = values.toccata === 'never' ? FORK_NEVER : BigInt(Math.round(nonNegative('toccata', values.toccata)));
 const partitionGapMs =
   values['partition-every'] === undefined ? undefined : positive('partition-every', values['partition-every']) * 1000;
 const warmupSeconds = values.warmup === undefined ? coinbaseMaturity / blocksPerSecond + 10 : positive('warmup', values.warmup);
@@ -108,7 +110,7 @@ const node = createDevnetNode({
   blocksPerSecond,
   txPerSecond,
   trafficThread: 'worker',
-  params: { coinbaseMaturity },
+  params: { coinbaseMaturity, toccataActivation },
   ...(partitionGapMs === undefined
     ? {}
     : {

@@ -45,8 +45,9 @@ export function expectHashList(value: unknown): void {
 export function expectReadTransaction(tx: Record<string, unknown>, options: { verbose: boolean }): void {
   expectKeys(
     tx,
-    ['version', 'inputs', 'outputs', 'lockTime', 'subnetworkId', 'gas', 'payload', 'mass', ...(options.verbose ? ['verboseData'] : [])],
+    ['version', 'inputs', 'outputs', 'lockTime', 'subnetworkId', 'gas', 'payload', 'mass', 'storageMass', ...(options.verbose ? ['verboseData'] : [])],
   );
+  expect(tx.storageMass, 'storageMass is kaspad 2.0.1’s name for mass').toBe(tx.mass);
   expectInteger(tx.version);
   expectDecimal(tx.lockTime);
   expect(tx.subnetworkId).toMatch(/^[0-9a-f]{40}$/);
@@ -54,7 +55,8 @@ export function expectReadTransaction(tx: Record<string, unknown>, options: { ve
   expect(tx.payload).toMatch(/^0x([0-9a-f]{2})*$/);
   expectDecimal(tx.mass);
   for (const input of tx.inputs as Record<string, unknown>[]) {
-    expectKeys(input, ['previousOutpoint', 'signatureScript', 'sequence', 'sigOpCount']);
+    // Version 1 inputs commit to a compute budget (Toccata), version 0 inputs to their sig-op count only.
+    expectKeys(input, ['previousOutpoint', 'signatureScript', 'sequence', 'sigOpCount', ...((tx.version as number) >= 1 ? ['computeBudget'] : [])]);
     const outpoint = input.previousOutpoint as Record<string, unknown>;
     expectKeys(outpoint, ['transactionId', 'index']);
     expect(outpoint.transactionId).toMatch(HASH);
@@ -64,7 +66,11 @@ export function expectReadTransaction(tx: Record<string, unknown>, options: { ve
     expectInteger(input.sigOpCount);
   }
   for (const output of tx.outputs as Record<string, unknown>[]) {
-    expectKeys(output, ['value', 'scriptPublicKey'], ['verboseData']);
+    expectKeys(output, ['value', 'scriptPublicKey'], ['verboseData', 'covenant']);
+    if (output.covenant !== undefined) {
+      expectKeys(output.covenant, ['authorizingInput', 'covenantId']);
+      expect((output.covenant as Record<string, unknown>).covenantId).toMatch(HASH);
+    }
     expectDecimal(output.value);
     expect(typeof output.scriptPublicKey).toBe('string');
     expect(output.scriptPublicKey).toMatch(/^[0-9a-f]{4}([0-9a-f]{2})*$/);

@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { transactionToRpcOutput } from '../rpc/convert-block';
-import { transactionToRpc } from '../rpc/convert-transaction';
+import { transactionFromRpc, transactionToRpc } from '../rpc/convert-transaction';
+import { bytesToHex } from '../kaspa/bytes';
+import { toccata } from '../kaspa/test-support/toccata-vectors';
+import { transactionFromVector } from '../kaspa/test-support/vectors';
+import { transactionId } from '../kaspa/transaction';
 import type { Transaction } from '../kaspa/types';
 import { parseJson, stringifyJson } from '../rpc/json';
 import { U64_FIELD_NAMES } from '../rpc/protocol';
@@ -152,7 +156,7 @@ describe('transactionToNode (read form, §2.2)', () => {
     });
   });
 
-  it('emits exactly the fields the specification lists (no storageMass, computeBudget, covenant)', () => {
+  it('emits the fields the specification lists, plus storageMass (= mass); a version 0 input has no compute budget', () => {
     expect(Object.keys(tx)).toEqual([
       'version',
       'inputs',
@@ -162,9 +166,12 @@ describe('transactionToNode (read form, §2.2)', () => {
       'gas',
       'payload',
       'mass',
+      'storageMass',
       'verboseData',
     ]);
+    expect(tx.storageMass).toBe(tx.mass);
     expect(Object.keys(tx.inputs[0]!)).toEqual(['previousOutpoint', 'signatureScript', 'sequence', 'sigOpCount']);
+    expect(tx.outputs.every((output) => !('covenant' in output))).toBe(true);
   });
 
   it('prefixes a non-empty payload with 0x', () => {
@@ -230,6 +237,13 @@ describe('blockToNode (§2.3)', () => {
   });
 });
 
+const UTXOS_RESPONSE = `{"entries": [{
+  "address": "${ADDRESS}",
+  "outpoint": {"transactionId": "${H('2')}", "index": 1},
+  "utxoEntry": {"amount": 18446744073709551615, "scriptPublicKey": "0000${XONLY_SCRIPT}",
+                "blockDaaScore": 77, "isCoinbase": true, "covenantId": null}
+}]}`;
+
 describe('the other node-format reads', () => {
   it('mempool entry (§2.5): decimal fee, node transaction, camelCase isOrphan', () => {
     const { mempoolEntry } = wire<GetMempoolEntryResponse>(
@@ -244,12 +258,7 @@ describe('the other node-format reads', () => {
   });
 
   it('UTXO entry (§2.6): flattened, amount and DAA score as strings, script public key as an object', () => {
-    const { entries } = wire<GetUtxosByAddressesResponse>(`{"entries": [{
-      "address": "${ADDRESS}",
-      "outpoint": {"transactionId": "${H('2')}", "index": 1},
-      "utxoEntry": {"amount": 18446744073709551615, "scriptPublicKey": "0000${XONLY_SCRIPT}",
-                    "blockDaaScore": 77, "isCoinbase": true, "covenantId": null}
-    }]}`);
+    const { entries } = wire<GetUtxosByAddressesResponse>(UTXOS_RESPONSE);
     expect(utxoEntryToNode(entries[0]!)).toEqual({
       address: ADDRESS,
       outpoint: { transactionId: H('2'), index: 1 },
@@ -416,5 +425,51 @@ describe('submission form (§2.2)', () => {
       pruningPoint: H('a'),
     });
     expect(rpc.transactions[0]!.lockTime).toBe(9007199254740993n);
+  });
+});
+
+describe('Toccata extensions (toccata-vectors transactionsV1)', () => {
+  const vectors = toccata.transactionsV1.vectors
+    .map((vector) => ({ name: vector.name, tx: transactionFromVector(vector.tx), expectedId: vector.expectedId }))
+    .filter(({ tx }) => tx.version === 1 && tx.inputs.every((input) => input.sigOpCount === 0))
+    .map(({ name, tx, expectedId }) => {
+      const outputs: Transaction['outputs'] = tx.outputs.map(({ covenant, ...output }) => (covenant ? { ...output, covenant } : output));
+      return { name, expectedId, tx: { ...tx, outputs } };
+    });
+
+  it('has version 1 vectors with compute budgets and covenant bindings', () => {
+    expect(vectors.some(({ tx }) => tx.inputs.some((input) => (input.computeBudget ?? 0) > 0))).toBe(true);
+    expect(vectors.some(({ tx }) => tx.outputs.some((output) => output.covenant))).toBe(true);
+  });
+
+  it.each(vectors.map((vector) => [vector.name, vector] as const))(
+    '%s reads with computeBudget and covenant, and submits back through the §2.2 form to the same id',
+    (_name, { tx, expectedId }) => {
+      const read = transactionToNode(transactionToRpcOutput(tx));
+      read.inputs.forEach((input, index) => expect(input.computeBudget).toBe(tx.inputs[index]!.computeBudget ?? 0));
+      read.outputs.forEach((output, index) => {
+        const covenant = tx.outputs[index]!.covenant;
+        expect(output.covenant).toEqual(
+          covenant ? { authorizingInput: covenant.authorizingInput, covenantId: bytesToHex(covenant.covenantId) } : undefined,
+        );
+      });
+      const body = submitted(stringifyJson({ ...transactionToSubmission(transactionToRpcOutput(tx)), storageMass: tx.storageMass }));
+      const back = transactionFromRpc(submissionToRpc(submissionTransactionSchema.parse(body)));
+      expect(bytesToHex(transactionId(back))).toBe(expectedId);
+    },
+  );
+
+  it('refuses a submission whose mass and storageMass disagree, and takes either alone', () => {
+    const base = submitted(SUBMISSION_JSON) as Record<string, unknown>;
+    expect(submissionTransactionSchema.safeParse({ ...base, mass: 5n, storageMass: 6n }).success).toBe(false);
+    expect(submissionToRpc(submissionTransactionSchema.parse({ ...base, mass: undefined, storageMass: 7n })).storageMass).toBe(7n);
+    expect(submissionToRpc(submissionTransactionSchema.parse({ ...base, mass: 7n, storageMass: 7n })).storageMass).toBe(7n);
+  });
+
+  it('marks a UTXO entry bound to a covenant with its covenant id and leaves unbound ones as the specification writes them', () => {
+    const [entry] = wire<GetUtxosByAddressesResponse>(UTXOS_RESPONSE).entries;
+    expect('covenantId' in utxoEntryToNode(entry!)).toBe(false);
+    const bound = utxoEntryToNode({ ...entry!, utxoEntry: { ...entry!.utxoEntry, covenantId: H('c') } });
+    expect(bound.covenantId).toBe(H('c'));
   });
 });

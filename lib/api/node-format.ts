@@ -5,16 +5,21 @@
  *                   script public keys as kaspad's string form ("0000" + script), payload as `0x` + hex
  *   submissions     sequence and lockTime as JSON integers, value and gas as decimal strings, script public keys as
  *                   {version, script}, payload as plain hex ("" when empty)
- * Only the fields the specification lists are emitted; kaspad's 2.0 additions (storageMass, computeBudget, covenant)
- * are not part of the node format. Output script classes use rusty-kaspa's `ScriptClass` display names ("pubkey").
+ * The specification's fields are the floor. kaspad 2.0.1's Toccata fields ride beside them where they carry
+ * something: `storageMass` on every transaction (the value of `mass`), `computeBudget` on the inputs of version 1 and
+ * later transactions (version 0 inputs commit to `sigOpCount` instead), `covenant` on outputs bound to a covenant and
+ * `covenantId` on UTXO entries that carry one (kaspad writes null for the unbound ones; here they are left out).
+ * Submissions accept the same fields. Output script classes use rusty-kaspa's `ScriptClass` display names ("pubkey").
  */
 import { z } from 'zod';
 import { bytesToHex } from '../kaspa/bytes';
+import { TX_VERSION_TOCCATA } from '../kaspa/transaction';
 import { scriptPublicKeyFromRpc } from '../rpc/convert-transaction';
 import type {
   GetBlockDagInfoResponse,
   RpcBlock,
   RpcBlockVerboseData,
+  RpcCovenantBinding,
   RpcFeeEstimate,
   RpcFeerateBucket,
   RpcHeader,
@@ -45,6 +50,14 @@ export interface NodeInput {
   signatureScript: string;
   sequence: string;
   sigOpCount: number;
+  /** Toccata extension, version 1 and later: the script units committed for this input, in units of 10,000. */
+  computeBudget?: number;
+}
+
+/** Toccata extension (KIP-20): the output continues or starts the covenant, authorized by that input. */
+export interface NodeCovenantBinding {
+  authorizingInput: number;
+  covenantId: string;
 }
 
 export interface NodeOutputVerboseData {
@@ -55,6 +68,7 @@ export interface NodeOutputVerboseData {
 export interface NodeOutput {
   value: string;
   scriptPublicKey: string;
+  covenant?: NodeCovenantBinding;
   verboseData?: NodeOutputVerboseData;
 }
 
@@ -76,6 +90,8 @@ export interface NodeTransaction {
   gas: string;
   payload: string;
   mass: string;
+  /** Toccata extension: kaspad 2.0.1's name for `mass` (the committed storage mass); always equal to it. */
+  storageMass: string;
   verboseData?: NodeTransactionVerboseData;
 }
 
@@ -127,6 +143,8 @@ export interface NodeUtxoEntry {
   scriptPublicKey: { version: number; script: string };
   blockDaaScore: string;
   isCoinbase: boolean;
+  /** Toccata extension: the covenant the output is bound to. */
+  covenantId?: string;
 }
 
 export interface NodeFeerateBucket {
@@ -161,8 +179,8 @@ export interface NodeSubmitBlockReport {
 /** The submission form (§2.2) as this service writes it (replacedTransaction of §4.4). */
 export interface SubmissionTransaction {
   version: number;
-  inputs: { previousOutpoint: NodeOutpoint; signatureScript: string; sequence: bigint; sigOpCount: number }[];
-  outputs: { value: string; scriptPublicKey: { version: number; script: string } }[];
+  inputs: { previousOutpoint: NodeOutpoint; signatureScript: string; sequence: bigint; sigOpCount: number; computeBudget?: number }[];
+  outputs: { value: string; scriptPublicKey: { version: number; script: string }; covenant?: NodeCovenantBinding }[];
   lockTime: bigint;
   subnetworkId: string;
   gas: string;
@@ -202,8 +220,20 @@ function scriptPublicKeyString(value: RpcScriptPublicKey | RpcScriptPublicKeyObj
   return value.version.toString(16).padStart(4, '0') + value.script;
 }
 
+function covenantToNode(binding: RpcCovenantBinding | null | undefined): { covenant?: NodeCovenantBinding } {
+  return binding ? { covenant: { authorizingInput: binding.authorizingInput, covenantId: binding.covenantId } } : {};
+}
+
+function computeBudgetToNode(version: number, computeBudget: number | undefined): { computeBudget?: number } {
+  return version >= TX_VERSION_TOCCATA ? { computeBudget: computeBudget ?? 0 } : {};
+}
+
 function outputToNode(output: RpcTransactionOutput): NodeOutput {
-  const node: NodeOutput = { value: decimal(output.value), scriptPublicKey: scriptPublicKeyString(output.scriptPublicKey) };
+  const node: NodeOutput = {
+    value: decimal(output.value),
+    scriptPublicKey: scriptPublicKeyString(output.scriptPublicKey),
+    ...covenantToNode(output.covenant),
+  };
   if (output.verboseData) {
     node.verboseData = {
       scriptPublicKeyType: SCRIPT_CLASS_NAMES[output.verboseData.scriptPublicKeyType] ?? output.verboseData.scriptPublicKeyType,
@@ -214,6 +244,7 @@ function outputToNode(output: RpcTransactionOutput): NodeOutput {
 }
 
 export function transactionToNode(tx: RpcTransaction): NodeTransaction {
+  const mass = decimal(tx.mass ?? tx.storageMass);
   const node: NodeTransaction = {
     version: tx.version,
     inputs: tx.inputs.map((input) => ({
@@ -221,13 +252,15 @@ export function transactionToNode(tx: RpcTransaction): NodeTransaction {
       signatureScript: input.signatureScript,
       sequence: decimal(input.sequence),
       sigOpCount: input.sigOpCount,
+      ...computeBudgetToNode(tx.version, input.computeBudget),
     })),
     outputs: tx.outputs.map(outputToNode),
     lockTime: decimal(tx.lockTime),
     subnetworkId: tx.subnetworkId,
     gas: decimal(tx.gas),
     payload: readPayload(tx.payload),
-    mass: decimal(tx.mass ?? tx.storageMass),
+    mass,
+    storageMass: mass,
   };
   if (tx.verboseData) {
     node.verboseData = {
@@ -297,6 +330,7 @@ export function utxoEntryToNode(entry: RpcUtxosByAddressesEntry, queriedAddress 
     scriptPublicKey: scriptPublicKeyObject(entry.utxoEntry.scriptPublicKey),
     blockDaaScore: decimal(entry.utxoEntry.blockDaaScore),
     isCoinbase: entry.utxoEntry.isCoinbase,
+    ...(entry.utxoEntry.covenantId ? { covenantId: entry.utxoEntry.covenantId } : {}),
   };
 }
 
@@ -341,10 +375,12 @@ export function transactionToSubmission(tx: RpcTransaction): SubmissionTransacti
       signatureScript: input.signatureScript,
       sequence: BigInt(input.sequence),
       sigOpCount: input.sigOpCount,
+      ...computeBudgetToNode(tx.version, input.computeBudget),
     })),
     outputs: tx.outputs.map((output) => ({
       value: decimal(output.value),
       scriptPublicKey: scriptPublicKeyObject(output.scriptPublicKey),
+      ...covenantToNode(output.covenant),
     })),
     lockTime: BigInt(tx.lockTime),
     subnetworkId: tx.subnetworkId,
@@ -362,6 +398,7 @@ export const SUBMISSION_BIGINT_KEYS: ReadonlySet<string> = new Set([
   'value',
   'gas',
   'mass',
+  'storageMass',
   'timestamp',
   'nonce',
   'daaScore',
@@ -418,9 +455,14 @@ const submissionInput = z.object({
   signatureScript: hexText('a signature script'),
   sequence: u64,
   sigOpCount: uint(0xff),
+  computeBudget: uint(0xffff).optional(),
 });
 
-const submissionOutput = z.object({ value: u64, scriptPublicKey });
+const submissionOutput = z.object({
+  value: u64,
+  scriptPublicKey,
+  covenant: z.object({ authorizingInput: uint(0xffff), covenantId: hash }).nullish(),
+});
 
 /**
  * A transaction in the submission form (§2.2). `mass` is optional (the node's storage mass, which templates carry and
@@ -435,6 +477,10 @@ export const submissionTransactionSchema = z.object({
   gas: u64,
   payload: hexText('the payload'),
   mass: u64.optional(),
+  storageMass: u64.optional(),
+}).refine((tx) => tx.mass === undefined || tx.storageMass === undefined || tx.mass === tx.storageMass, {
+  message: 'mass and storageMass name the same value and must agree when both are given',
+  path: ['storageMass'],
 });
 
 export type SubmissionTransactionInput = z.output<typeof submissionTransactionSchema>;
@@ -447,13 +493,18 @@ export function submissionToRpc(tx: SubmissionTransactionInput): RpcTransactionI
       signatureScript: input.signatureScript,
       sequence: input.sequence,
       sigOpCount: input.sigOpCount,
+      ...(input.computeBudget === undefined ? {} : { computeBudget: input.computeBudget }),
     })),
-    outputs: tx.outputs.map((output) => ({ value: output.value, scriptPublicKey: output.scriptPublicKey })),
+    outputs: tx.outputs.map((output) => ({
+      value: output.value,
+      scriptPublicKey: output.scriptPublicKey,
+      ...(output.covenant ? { covenant: output.covenant } : {}),
+    })),
     lockTime: tx.lockTime,
     subnetworkId: tx.subnetworkId,
     gas: tx.gas,
     payload: tx.payload,
-    storageMass: tx.mass ?? 0n,
+    storageMass: tx.storageMass ?? tx.mass ?? 0n,
   };
 }
 

@@ -55,6 +55,7 @@ export const exampleNodeTransaction = {
   gas: '0',
   payload: '0x',
   mass: '2036',
+  storageMass: '2036',
   verboseData: {
     transactionId: EXAMPLE_TRANSACTION_ID,
     hash: exampleHash('example transaction hash'),
@@ -130,6 +131,7 @@ export const exampleTemplateBlock = {
       gas: '0',
       payload: '0xd11e6012000000000000',
       mass: '0',
+      storageMass: '0',
     },
   ],
 };

@@ -136,6 +136,14 @@ const jsonU64 = z
 
 export const nodeOutpointResponse = z.strictObject({ transactionId: hashOut, index: count });
 
+const computeBudgetOut = count.optional().meta({
+  description: 'Toccata extension, version 1 and later transactions: the script units committed for the input, in units of 10,000',
+});
+const covenantBindingOut = z
+  .strictObject({ authorizingInput: count, covenantId: hashOut })
+  .optional()
+  .meta({ description: 'Toccata extension (KIP-20), present on bound outputs: the covenant and the input that authorizes the output' });
+
 export const nodeTransactionResponse = z
   .strictObject({
     version: count,
@@ -145,12 +153,14 @@ export const nodeTransactionResponse = z
         signatureScript: anyHexOut('the signature script as lowercase hex'),
         sequence: u64Text('the input sequence, as a decimal string'),
         sigOpCount: count,
+        computeBudget: computeBudgetOut,
       }),
     ),
     outputs: z.array(
       z.strictObject({
         value: sompiText,
         scriptPublicKey: anyHexOut("kaspad's string form: the script version as 4 hex digits, then the script"),
+        covenant: covenantBindingOut,
         verboseData: z
           .strictObject({ scriptPublicKeyType: z.string(), scriptPublicKeyAddress: z.string() })
           .optional(),
@@ -161,6 +171,7 @@ export const nodeTransactionResponse = z
     gas: u64Text('gas, as a decimal string'),
     payload: readPayloadOut,
     mass: u64Text('the mass, as a decimal string'),
+    storageMass: u64Text('Toccata extension: kaspad 2.0.1’s name for `mass`, always equal to it'),
     verboseData: z
       .strictObject({
         transactionId: hashOut,
@@ -223,6 +234,7 @@ export const nodeUtxoEntryResponse = z.strictObject({
   scriptPublicKey: z.strictObject({ version: count, script: anyHexOut('the script as lowercase hex') }),
   blockDaaScore: u64Text('the DAA score of the block that created the output, as a decimal string'),
   isCoinbase: z.boolean(),
+  covenantId: hashOut.optional().meta({ description: 'Toccata extension (KIP-20), present when the output is bound to a covenant' }),
 });
 
 const feerateBucket = z.strictObject({
@@ -258,12 +270,14 @@ export const submissionTransactionResponse = z
         signatureScript: anyHexOut('the signature script as lowercase hex'),
         sequence: jsonU64,
         sigOpCount: count,
+        computeBudget: computeBudgetOut,
       }),
     ),
     outputs: z.array(
       z.strictObject({
         value: sompiText,
         scriptPublicKey: z.strictObject({ version: count, script: anyHexOut('the script as lowercase hex') }),
+        covenant: covenantBindingOut,
       }),
     ),
     lockTime: jsonU64,

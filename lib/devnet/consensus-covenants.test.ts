@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { bytesToHex } from '../kaspa/bytes';
 import { covenantId, populateGenesisCovenants } from '../kaspa/covenant';
+import { buildCovenantContinuation, buildCovenantGenesis, counterTemplate, type CovenantUtxo } from '../kaspa/covenant-templates';
 import { transactionStorageMass } from '../kaspa/mass';
-import { signTransaction } from '../kaspa/signing';
+import { schnorrPublicKey, signTransaction } from '../kaspa/signing';
 import { transactionId } from '../kaspa/transaction';
 import { SUBNETWORK_ID_NATIVE, type Hash, type Outpoint, type Transaction, type TransactionOutput, type UtxoEntry } from '../kaspa/types';
 import { FORK_ALWAYS } from './params';
@@ -43,7 +44,7 @@ function matureReward(net: TestDevnet): Spendable {
 
 function accept(net: TestDevnet, tx: Transaction): Spendable {
   const template = net.consensus.buildBlockTemplate({ payScriptPublicKey: MINER.scriptPublicKey, transactions: [tx] });
-  expect(template.rejectedTransactions).toEqual([]);
+  expect(template.rejectedTransactions.map((rejected) => rejected.message)).toEqual([]);
   net.mine({ transactions: [tx] });
   net.mine();
   const outpoint = { transactionId: transactionId(tx), index: 0 };
@@ -110,5 +111,24 @@ describe('consensus: Toccata transactions and covenants', () => {
     const reward = matureReward(net);
     const tx = v1Transaction(reward, [{ value: reward.entry.amount - FEE, scriptPublicKey: OWNER.scriptPublicKey }]);
     expect(rejection(net, tx)).toBe('transaction version 1 is unknown');
+  });
+
+  it('runs a counter covenant’s P2SH script with the covenant opcodes: genesis and two continuations are accepted in blocks', () => {
+    const net = createTestDevnet({ toccataActivation: FORK_ALWAYS, coinbaseMaturity: 1 });
+    const reward = matureReward(net);
+    const template = counterTemplate(schnorrPublicKey(MINER.privateKey), { maxFee: FEE });
+    const genesis = buildCovenantGenesis({ template, funding: reward, amount: 1_000_000_000n, fee: FEE, privateKey: MINER.privateKey });
+    accept(net, genesis.tx);
+    let utxo: CovenantUtxo = { ...genesis.utxo, entry: net.consensus.getUtxo(genesis.utxo.outpoint)! };
+    for (let step = 1; step <= 2; step++) {
+      const { tx, utxos } = buildCovenantContinuation({ template, utxo, fee: FEE, privateKey: MINER.privateKey });
+      expect(rejection(net, tx)).toBeUndefined();
+      accept(net, tx);
+      const entry = net.consensus.getUtxo(utxos[0]!.outpoint)!;
+      expect(hex(entry.covenantId)).toBe(hex(genesis.covenantId));
+      expect(net.consensus.getUtxo(utxo.outpoint)).toBeUndefined();
+      utxo = { ...utxos[0]!, entry };
+    }
+    expect(utxo.count).toBe(2);
   });
 });

@@ -1,8 +1,10 @@
 /**
  * The devnet node's consensus: the block DAG, GHOSTDAG, the virtual block and its UTXO state, all in memory, following
- * rusty-kaspa v1.0.1 (Crescendo rules: block version 1, transaction version 0, 10 BPS, k = 124):
+ * rusty-kaspa v2.0.1 (10 BPS, k = 124): Crescendo rules below `params.toccataActivation` (block version 1, transaction
+ * version 0) and Toccata's from it (block version 2, v0 and v1 transactions, covenants, the KIP-21 seq commit as the
+ * accepted-id root over persistent per-block lanes, the first parent the selected parent as a chain rule):
  * - header validation: consensus/src/pipeline/header_processor (in isolation, parent relations, pre- and post-PoW);
- * - body validation: consensus/src/pipeline/body_processor (in isolation and in header context);
+ * - body validation: body-validation.ts (body_processor, in isolation and in header context);
  * - chain qualification and the virtual: consensus/src/pipeline/virtual_processor (processor.rs sink search and virtual
  *   parent selection, utxo_validation.rs acceptance and the UTXO commitment / accepted-id root / coinbase checks).
  *
@@ -25,19 +27,18 @@
  * Deferred: pruned-data handling, and retention limits for per-block UTXO diffs (memory grows with the chain).
  */
 import { bytesToHex, hexToBytes, compareBytes } from '../kaspa/bytes';
-import { decodeCoinbasePayload, CoinbasePayloadError } from '../kaspa/coinbase';
+import { decodeCoinbasePayload } from '../kaspa/coinbase';
 import { BLOCK_VERSION, BLOCK_VERSION_TOCCATA, headerHash } from '../kaspa/header';
 import { MAX_SOMPI } from '../kaspa/amount';
-import { blockMassLimits, transientMass, type BlockMassLimits } from '../kaspa/mass';
+import { blockMassLimits, type BlockMassLimits } from '../kaspa/mass';
 import { merkleRoot } from '../kaspa/merkle';
 import { LanesTree } from '../kaspa/lanes-tree';
 import { MuHash } from '../kaspa/muhash';
-import { inactivityShortcutOf, inactivityShortcutTargetBlueScore } from '../kaspa/seq-commit-block';
-import { encodeSmtProof, type SeqCommitLaneProof } from '../kaspa/smt-proof';
-import { blockLevelFromPow, calcWork, compactToTarget, difficultyFromBits, PowState, type PowMatrixCache } from '../kaspa/pow';
+import type { SeqCommitLaneProof } from '../kaspa/smt-proof';
+import { calcWork, difficultyFromBits, type PowMatrixCache } from '../kaspa/pow';
 import type { Secp256k1Backend } from '../kaspa/signing';
 import { blockSubsidy, DEVNET_SUBSIDY_PARAMS, type SubsidyParams } from '../kaspa/subsidy';
-import { isCoinbase, transactionHash } from '../kaspa/transaction';
+import { transactionHash } from '../kaspa/transaction';
 import type { Hash, Header, Outpoint, ScriptPublicKey, Transaction, UtxoEntry } from '../kaspa/types';
 import {
   calculateAcceptance,
@@ -45,7 +46,6 @@ import {
   MultisetElementCache,
   type AcceptanceState,
   type ExpectedCoinbaseInput,
-  type SeqCommitContext,
   type MergesetBlockAcceptance,
 } from './acceptance';
 import { DifficultyManager, type DaaStore } from './difficulty';
@@ -65,15 +65,12 @@ import {
 import { isForkActive, type ConsensusParams } from './params';
 import { calcBlockParents, type ParentsStore } from './parents-builder';
 import { Reachability } from './reachability';
-import {
-  transactionLimits,
-  TxRuleError,
-  validateTransactionInHeaderContext,
-  validateTransactionInIsolation,
-  type IsolationOptions,
-  type TransactionLimits,
-} from './transaction-validator';
-import { txComputeMassOf, txHashOf, txIdOf } from './transaction-facts';
+import { transactionLimits, type TransactionLimits } from './transaction-validator';
+import { txHashOf, txIdOf } from './transaction-facts';
+import { BlockInvalid, validateBodyInContext, validateBodyInIsolation, type ForkRules } from './body-validation';
+import { validateHeaderInContext, validateHeaderInIsolation, validateParentRelations } from './header-validation';
+import { seqCommitContext, seqCommitLaneProof, type SeqCommitStore } from './seq-commit-state';
+import { selectTemplateTransactions } from './template-transactions';
 import { ScriptVerificationCache, validateTransactionInUtxoContext } from './tx-validation';
 import { outpointKey, UtxoDiff, entriesEqual, type OutpointKey, type UtxoView } from './utxo-diff';
 
@@ -84,10 +81,7 @@ export { BLOCK_VERSION, BLOCK_VERSION_TOCCATA } from '../kaspa/header';
 /** DEVNET_PARAMS.max_block_level. */
 export const DEVNET_MAX_BLOCK_LEVEL = 250;
 
-/** A query the node cannot answer for the given arguments (kaspad's ConsensusError texts). */
-export class ConsensusQueryError extends Error {
-  override name = 'ConsensusQueryError';
-}
+export { ConsensusQueryError } from './seq-commit-state';
 
 export type BlockStatus = 'utxoPendingVerification' | 'utxoValid' | 'disqualifiedFromChain';
 
@@ -162,13 +156,6 @@ export interface BlockTemplate {
   rejectedTransactions: { transactionId: Hash; message: string }[];
 }
 
-interface ForkRules {
-  toccata: boolean;
-  transactionLimits: Readonly<TransactionLimits>;
-  massLimits: Readonly<BlockMassLimits>;
-  isolation: IsolationOptions;
-}
-
 interface BlockRecord {
   readonly id: BlockId;
   readonly hash: Hash;
@@ -206,25 +193,6 @@ interface BlockContext {
 interface VirtualState extends BlockContext {
   acceptance: AcceptanceState;
   utxoCommitment: Hash;
-}
-
-class BlockInvalid extends Error {
-  constructor(
-    message: string,
-    readonly cacheAsInvalid: boolean,
-  ) {
-    super(message);
-  }
-}
-
-function ruleError(check: () => void): string | undefined {
-  try {
-    check();
-    return undefined;
-  } catch (error) {
-    if (error instanceof TxRuleError) return error.message;
-    throw error;
-  }
 }
 
 function outpointFromKey(key: OutpointKey): Outpoint {
@@ -404,14 +372,38 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
 
   private validateBlock(block: Block, hash: Hash, id: BlockId): BlockRecord {
     const { header } = block;
-    const level = this.validateHeaderInIsolation(header);
+    const level = validateHeaderInIsolation(header, {
+      now: this.clock(),
+      timestampDeviationTolerance: this.params.timestampDeviationTolerance,
+      maxBlockParents: this.params.maxBlockParents,
+      maxBlockLevel: this.maxBlockLevel,
+      powMatrixCache: this.powMatrixCache,
+    });
     const parents = header.parentsByLevel[0]!.map(blockIdOf);
-    this.validateParentRelations(parents);
+    validateParentRelations(parents, {
+      has: (block) => this.records.has(block),
+      isInvalid: (block) => this.invalid.has(block),
+      isDagAncestorOf: (ancestor, block) => this.isDagAncestorOf(ancestor, block),
+    });
     const ghostdag = this.ghostdagManager.ghostdag(parents);
     const context = this.contextFor(parents, ghostdag);
-    this.validateHeaderInContext(header, parents, context);
-    const transactionIds = this.validateBodyInIsolation(block);
-    this.validateBodyInContext(block, context);
+    validateHeaderInContext(header, parents, {
+      ...context,
+      pruningPoint: this.pruningPointId,
+      isDagAncestorOf: (ancestor, block) => this.isDagAncestorOf(ancestor, block),
+      expectedVersion: this.blockVersionAt(header.daaScore),
+      mergesetSizeLimit: this.params.mergesetSizeLimit,
+      violatesMergeDepth: () => this.mergeDepthViolators(ghostdag, context.mergeDepthRoot).length > 0,
+      expectedParents: () => calcBlockParents(this, this.genesisId, this.maxBlockLevel, this.pruningPointId, parents),
+    });
+    const rules = this.rulesAt(header.daaScore);
+    const transactionIds = validateBodyInIsolation(block, rules);
+    validateBodyInContext(block, {
+      ghostdagK: this.params.ghostdagK,
+      pastMedianTime: context.pastMedianTime,
+      subsidy: blockSubsidy(header.daaScore, this.subsidyParams),
+      rules,
+    });
     return {
       id,
       hash,
@@ -430,40 +422,6 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       children: [],
       status: 'utxoPendingVerification',
     };
-  }
-
-  private validateHeaderInIsolation(header: Header): number {
-    const maxBlockTime = BigInt(this.clock()) + BigInt(this.params.timestampDeviationTolerance) * 1000n;
-    if (header.timestamp > maxBlockTime) {
-      throw new BlockInvalid(
-        `block timestamp ${header.timestamp} is too far into the future (the limit is ${maxBlockTime})`,
-        false,
-      );
-    }
-    const direct = header.parentsByLevel[0] ?? [];
-    if (direct.length === 0) throw new BlockInvalid('block has no parents', false);
-    if (direct.length > this.params.maxBlockParents) {
-      throw new BlockInvalid(`block has ${direct.length} parents, above the limit of ${this.params.maxBlockParents}`, false);
-    }
-    const ids = direct.map(blockIdOf);
-    if (new Set(ids).size !== ids.length) throw new BlockInvalid('block has duplicate parents', false);
-    const pow = PowState.fromHeader(header, this.powMatrixCache).calculatePow(header.nonce);
-    if (pow > compactToTarget(header.bits)) throw new BlockInvalid('block has invalid proof of work', false);
-    return blockLevelFromPow(pow, this.maxBlockLevel);
-  }
-
-  private validateParentRelations(parents: readonly BlockId[]): void {
-    const missing = parents.filter((parent) => !this.records.has(parent));
-    const invalidParent = parents.find((parent) => this.invalid.has(parent));
-    if (invalidParent !== undefined) throw new BlockInvalid(`block has an invalid parent ${invalidParent}`, false);
-    if (missing.length > 0) throw new BlockInvalid(`block is missing parents: ${missing.join(', ')}`, false);
-    for (const a of parents) {
-      for (const b of parents) {
-        if (a !== b && this.isDagAncestorOf(a, b)) {
-          throw new BlockInvalid(`block parent ${a} is an ancestor of parent ${b}`, false);
-        }
-      }
-    }
   }
 
   /** The DAA score, bits, past median time and pruning data of a block with these parents and GHOSTDAG data. */
@@ -553,128 +511,6 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       current = currentRecord.pruningSample;
     }
     return { pruningSample, pruningPoint: current };
-  }
-
-  private validateHeaderInContext(header: Header, parents: readonly BlockId[], context: BlockContext): void {
-    const { ghostdag } = context;
-    if (!parents.some((parent) => this.isDagAncestorOf(this.pruningPointId, parent))) {
-      throw new BlockInvalid(`block is not in the future of the pruning point ${this.pruningPointId}`, false);
-    }
-    if (context.daaScore !== header.daaScore) {
-      throw new BlockInvalid(`expected header DAA score ${context.daaScore} but got ${header.daaScore}`, false);
-    }
-    if (context.bits !== header.bits) {
-      throw new BlockInvalid(`block bits 0x${header.bits.toString(16)} differ from the expected 0x${context.bits.toString(16)}`, false);
-    }
-    // Post-PoW failures are cached as invalid, as kaspad's header processor does. The version depends on the DAA
-    // score, so v2.0.1 checks it in context (`check_header_version_in_context`), first of the post-PoW checks.
-    const expectedVersion = this.blockVersionAt(header.daaScore);
-    if (header.version !== expectedVersion) {
-      throw new BlockInvalid(`wrong block version: got ${header.version} but expected ${expectedVersion}`, true);
-    }
-    if (ghostdag.blueScore !== header.blueScore) {
-      throw new BlockInvalid(`expected header blue score ${ghostdag.blueScore} but got ${header.blueScore}`, true);
-    }
-    if (ghostdag.blueWork !== header.blueWork) {
-      throw new BlockInvalid(`expected header blue work ${ghostdag.blueWork} but got ${header.blueWork}`, true);
-    }
-    if (header.timestamp <= context.pastMedianTime) {
-      throw new BlockInvalid(
-        `block timestamp ${header.timestamp} is not after the past median time ${context.pastMedianTime}`,
-        true,
-      );
-    }
-    if (mergesetSize(ghostdag) > this.params.mergesetSizeLimit) {
-      throw new BlockInvalid(`mergeset size ${mergesetSize(ghostdag)} is above the limit ${this.params.mergesetSizeLimit}`, true);
-    }
-    if (this.mergeDepthViolators(ghostdag, context.mergeDepthRoot).length > 0) {
-      throw new BlockInvalid('block merges a red block beyond the merge depth (violating bounded merge depth)', true);
-    }
-    const expected = calcBlockParents(this, this.genesisId, this.maxBlockLevel, this.pruningPointId, parents);
-    const actual = header.parentsByLevel;
-    const levelsMatch =
-      actual.length === expected.length &&
-      expected.every((level, index) => {
-        const given = actual[index]!.map(blockIdOf);
-        const set = new Set(given);
-        return given.length === level.length && set.size === level.length && level.every((parent) => set.has(parent));
-      });
-    if (!levelsMatch) throw new BlockInvalid('block has unexpected indirect parents (parents by level)', true);
-  }
-
-  private validateBodyInIsolation(block: Block): Hash[] {
-    const { transactions, header } = block;
-    if (transactions.length === 0) throw new BlockInvalid('block has no transactions', true);
-    const expectedMerkleRoot = merkleRoot(transactions.map(txHashOf));
-    if (compareBytes(expectedMerkleRoot, header.hashMerkleRoot) !== 0) {
-      throw new BlockInvalid(`block hash merkle root is ${bytesToHex(header.hashMerkleRoot)}, expected ${bytesToHex(expectedMerkleRoot)}`, false);
-    }
-    if (!isCoinbase(transactions[0]!)) throw new BlockInvalid('first transaction is not a coinbase', true);
-    const extraCoinbase = transactions.slice(1).findIndex(isCoinbase);
-    if (extraCoinbase >= 0) throw new BlockInvalid(`block has a second coinbase at index ${extraCoinbase + 1}`, true);
-    const ids = transactions.map(txIdOf);
-    const rules = this.rulesAt(header.daaScore);
-    transactions.forEach((tx, index) => {
-      const error = ruleError(() => validateTransactionInIsolation(tx, rules.transactionLimits, rules.isolation));
-      if (error !== undefined) throw new BlockInvalid(`transaction ${bytesToHex(ids[index]!)} is invalid: ${error}`, true);
-    });
-    if (transactions[0]!.storageMass > 0n) throw new BlockInvalid('coinbase has a non-zero mass commitment', true);
-    let compute = 0n;
-    let transient = 0n;
-    let storage = 0n;
-    for (const tx of transactions) {
-      compute += txComputeMassOf(tx);
-      transient += transientMass(tx);
-      storage += tx.storageMass;
-      if (compute > rules.massLimits.compute) throw new BlockInvalid(`block compute mass ${compute} exceeds the limit`, true);
-      if (transient > rules.massLimits.transient) throw new BlockInvalid(`block transient mass ${transient} exceeds the limit`, true);
-      if (storage > rules.massLimits.storage) throw new BlockInvalid(`block storage mass ${storage} exceeds the limit`, true);
-    }
-    const idKeys = ids.map(bytesToHex);
-    if (new Set(idKeys).size !== idKeys.length) throw new BlockInvalid('block has duplicate transactions', true);
-    const spent = new Set<OutpointKey>();
-    for (const tx of transactions) {
-      for (const input of tx.inputs) {
-        const key = outpointKey(input.previousOutpoint);
-        if (spent.has(key)) throw new BlockInvalid(`block spends ${key} twice`, true);
-        spent.add(key);
-      }
-    }
-    const created = new Set(idKeys);
-    for (const tx of transactions) {
-      for (const input of tx.inputs) {
-        if (created.has(bytesToHex(input.previousOutpoint.transactionId))) {
-          throw new BlockInvalid('block has a chained transaction', true);
-        }
-      }
-    }
-    return ids;
-  }
-
-  private validateBodyInContext(block: Block, context: BlockContext): void {
-    const coinbase = block.transactions[0]!;
-    const outputsLimit = this.params.ghostdagK + 2;
-    if (coinbase.outputs.length > outputsLimit) {
-      throw new BlockInvalid(`coinbase has ${coinbase.outputs.length} outputs, above ${outputsLimit}`, true);
-    }
-    let payload;
-    try {
-      payload = decodeCoinbasePayload(coinbase.payload);
-    } catch (error) {
-      if (error instanceof CoinbasePayloadError) throw new BlockInvalid(`bad coinbase payload: ${error.message}`, true);
-      throw error;
-    }
-    if (payload.blueScore !== block.header.blueScore) {
-      throw new BlockInvalid(`coinbase payload blue score ${payload.blueScore} differs from the header's`, true);
-    }
-    const subsidy = blockSubsidy(block.header.daaScore, this.subsidyParams);
-    if (payload.subsidy !== subsidy) throw new BlockInvalid(`wrong subsidy ${payload.subsidy}, expected ${subsidy}`, true);
-    for (const tx of block.transactions) {
-      const error = ruleError(() =>
-        validateTransactionInHeaderContext(tx, block.header.daaScore, context.pastMedianTime, this.rulesAt(block.header.daaScore).transactionLimits),
-      );
-      if (error !== undefined) throw new BlockInvalid(`transaction ${bytesToHex(txIdOf(tx))}: ${error}`, true);
-    }
   }
 
   private commitBlock(record: BlockRecord): void {
@@ -770,42 +606,8 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       secp256k1: this.secp256k1,
       multisetCache: this.multisetCache,
       toccataActiveFor: (block) => this.toccataActiveAt(this.record(block).header.daaScore),
-      seqCommit: this.toccataActiveAt(povDaaScore) ? this.seqCommitContext(ghostdag, povDaaScore, orderedMergeset) : undefined,
+      seqCommit: this.toccataActiveAt(povDaaScore) ? seqCommitContext(ghostdag, povDaaScore, orderedMergeset, this.seqCommitStore) : undefined,
     });
-  }
-
-  /** The KIP-21 inputs of a chain block (or the virtual) with this GHOSTDAG data and DAA score. */
-  private seqCommitContext(ghostdag: GhostdagData, daaScore: bigint, orderedMergeset: readonly BlockId[]): SeqCommitContext {
-    const selectedParent = this.record(ghostdag.selectedParent);
-    const shortcut = this.record(this.inactivityShortcutBlock(ghostdag));
-    return {
-      lanes: selectedParent.acceptance!.lanes,
-      context: { timestamp: selectedParent.header.timestamp, daaScore, blueScore: ghostdag.blueScore },
-      mergeset: orderedMergeset.map((id) => {
-        const record = this.record(id);
-        return { hash: record.hash, blueWork: record.ghostdag.blueWork, coinbasePayload: record.transactions[0]!.payload };
-      }),
-      inactivityShortcut: inactivityShortcutOf({
-        acceptedIdMerkleRoot: shortcut.header.acceptedIdMerkleRoot,
-        toccataActive: this.toccataActiveAt(shortcut.header.daaScore),
-      }),
-      finalityDepth: BigInt(this.params.finalityDepth),
-    };
-  }
-
-  /**
-   * processor.rs `compute_inactivity_shortcut_block`: the highest block of the selected parent's chain with blue score
-   * ≤ bs − F − 1 (genesis while bs ≤ F). That is the finality point (block_depth.rs); it is walked to only when the
-   * pruning point leaves the finality point unconstrained (ORIGIN).
-   */
-  private inactivityShortcutBlock(ghostdag: GhostdagData): BlockId {
-    const target = inactivityShortcutTargetBlueScore(ghostdag.blueScore, BigInt(this.params.finalityDepth));
-    if (target === null) return this.genesisId;
-    const finalityPoint = this.blockAtDepth(ghostdag, this.params.finalityDepth, this.record(ghostdag.selectedParent).finalityPoint);
-    if (finalityPoint !== ORIGIN_ID) return finalityPoint;
-    let current = ghostdag.selectedParent;
-    while (current !== this.genesisId && this.record(current).ghostdag.blueScore > target) current = this.record(current).ghostdag.selectedParent;
-    return current;
   }
 
   /** `verify_expected_utxo_state`. */
@@ -1039,6 +841,20 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     };
   }
 
+  private seqCommitStoreCache: SeqCommitStore | undefined;
+
+  private get seqCommitStore(): SeqCommitStore {
+    this.seqCommitStoreCache ??= {
+      record: (id) => this.record(id),
+      genesisId: this.genesisId,
+      finalityDepth: this.params.finalityDepth,
+      toccataActiveAt: (daaScore) => this.toccataActiveAt(daaScore),
+      finalityPointOf: (ghostdag) =>
+        this.blockAtDepth(ghostdag, this.params.finalityDepth, this.record(ghostdag.selectedParent).finalityPoint),
+    };
+    return this.seqCommitStoreCache;
+  }
+
   private toccataActiveAt(daaScore: bigint): boolean {
     return isForkActive(this.params.toccataActivation, daaScore);
   }
@@ -1068,56 +884,13 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
         : this.sideBranchState(request.parents.map(blockIdOf));
     const view = state.acceptance.diff.over(overlay.over(this.sinkView));
 
-    const rules = this.rulesAt(state.daaScore);
-    const rejectedTransactions: BlockTemplate['rejectedTransactions'] = [];
-    const selected: Transaction[] = [];
-    const spent = new Set<OutpointKey>();
-    const mass = { compute: 0n, transient: 0n, storage: 0n };
-    const selectedHashes: Hash[] = [];
-    for (const tx of request.transactions ?? []) {
-      const id = txIdOf(tx);
-      const hash = txHashOf(tx);
-      const reject = (message: string) => rejectedTransactions.push({ transactionId: id, message });
-      const contextError =
-        (isCoinbase(tx) ? 'a coinbase transaction cannot be included' : undefined) ??
-        ruleError(() => validateTransactionInIsolation(tx, rules.transactionLimits, rules.isolation)) ??
-        ruleError(() => validateTransactionInHeaderContext(tx, state.daaScore, state.pastMedianTime, rules.transactionLimits));
-      if (contextError !== undefined) {
-        reject(contextError);
-        continue;
-      }
-      const keys = tx.inputs.map((input) => outpointKey(input.previousOutpoint));
-      if (keys.some((key) => spent.has(key))) {
-        reject('double spends a transaction already in the template');
-        continue;
-      }
-      const result = validateTransactionInUtxoContext(tx, view, state.daaScore, {
-        coinbaseMaturity: BigInt(this.params.coinbaseMaturity),
-        checkScripts: true,
-        scriptCache: this.scriptCache,
-        secp256k1: this.secp256k1,
-        transactionHash: hash,
-        toccata: rules.toccata,
-      });
-      if (!result.ok) {
-        reject(result.message);
-        continue;
-      }
-      const next = {
-        compute: mass.compute + txComputeMassOf(tx),
-        transient: mass.transient + transientMass(tx),
-        storage: mass.storage + tx.storageMass,
-      };
-      const limits = rules.massLimits;
-      if (next.compute > limits.compute || next.transient > limits.transient || next.storage > limits.storage) {
-        reject('does not fit in the block mass limits');
-        continue;
-      }
-      Object.assign(mass, next);
-      for (const key of keys) spent.add(key);
-      selected.push(tx);
-      selectedHashes.push(hash);
-    }
+    const { selected, selectedHashes, rejectedTransactions } = selectTemplateTransactions(request.transactions ?? [], {
+      daaScore: state.daaScore,
+      pastMedianTime: state.pastMedianTime,
+      view,
+      rules: this.rulesAt(state.daaScore),
+      utxoOptions: { coinbaseMaturity: BigInt(this.params.coinbaseMaturity), scriptCache: this.scriptCache, secp256k1: this.secp256k1 },
+    });
 
     const coinbaseBasis = {
       toccataActive: this.toccataActiveAt(state.daaScore),
@@ -1309,30 +1082,22 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     };
   }
 
-  /** Acceptance data of a chain-qualified block: for each merged block, the transactions it accepted from it. */
   /**
-   * consensus/src/consensus/mod.rs `get_seq_commit_lane_proof` (the RPC's getSeqCommitLaneProof): the proof that lane
-   * `laneKey` holds what it holds (or nothing) in the active-lanes tree a selected-chain block commits to, with the
-   * other inputs of its seq commit. Throws ConsensusQueryError with kaspad's text for a block it cannot prove.
+   * `get_seq_commit_lane_proof` for a selected-chain block under Toccata (seq-commit-state.ts); throws
+   * ConsensusQueryError with kaspad's text for a block it cannot prove.
    */
   seqCommitLaneProof(blockHash: Hash, laneKey: Hash): SeqCommitLaneProof {
-    const id = blockIdOf(blockHash);
-    const record = this.records.get(id);
-    if (record === undefined) throw new ConsensusQueryError(`cannot find full block ${id}`);
-    if (id === this.genesisId) throw new ConsensusQueryError(`block ${id} is genesis and has no selected parent`);
-    if (!this.isChainAncestorOf(id, this.sinkId)) throw new ConsensusQueryError(`block ${id} is not in the selected parent chain`);
-    if (!this.isChainAncestorOf(this.pruningPointId, id)) {
-      throw new ConsensusQueryError(`block ${id} is too deep (before the current pruning point)`);
-    }
-    const parts = record.acceptance?.seqCommitParts;
-    if (!this.toccataActiveAt(record.header.daaScore) || parts === undefined) {
-      throw new ConsensusQueryError(`toccata is not active at block ${id}`);
-    }
-    const lanes = record.acceptance!.lanes;
-    const lane = lanes.get(laneKey);
-    return { smtProof: encodeSmtProof(lanes.prove(laneKey)), lane: lane && { tip: lane.tip, blueScore: lane.blueScore }, ...parts };
+    return seqCommitLaneProof(blockHash, laneKey, {
+      find: (id) => this.records.get(id),
+      genesisId: this.genesisId,
+      sinkId: this.sinkId,
+      pruningPointId: this.pruningPointId,
+      isChainAncestorOf: (ancestor, block) => this.isChainAncestorOf(ancestor, block),
+      toccataActiveAt: (daaScore) => this.toccataActiveAt(daaScore),
+    });
   }
 
+  /** Acceptance data of a chain-qualified block: for each merged block, the transactions it accepted from it. */
   getAcceptanceData(hash: Hash): MergesetBlockAcceptance[] | undefined {
     return this.records.get(blockIdOf(hash))?.acceptance?.mergesetAcceptance;
   }

@@ -58,6 +58,19 @@ describe('the standard mass cap', () => {
   });
 });
 
+describe('transaction versions', () => {
+  it('takes a version 1 transaction with a compute budget once Toccata is active, and refuses it before', () => {
+    const after = crossing(ACTIVATION);
+    const v1 = transfer([after.state.fund(alice, 5n * KAS)], bob, 1_000_000n, { version: 1, computeBudget: 10 });
+    after.mempool.submitTransaction(v1);
+    expect(after.mempool.has(transactionId(v1))).toBe(true);
+
+    const before = crossing(ACTIVATION - 10n);
+    const early = transfer([before.state.fund(alice, 5n * KAS)], bob, 1_000_000n, { version: 1, computeBudget: 10 });
+    expect(rejection(() => before.mempool.submitTransaction(early)).message).toBe('transaction version 1 is unknown');
+  });
+});
+
 describe('block-fit limits', () => {
   it('refuses gas over the per-lane limit before consensus sees the transaction, standard or not', () => {
     const { state, mempool } = crossing(ACTIVATION, { acceptNonStandard: true });
@@ -66,9 +79,11 @@ describe('block-fit limits', () => {
       kind: 'RejectGas',
       message: 'transaction gas of 1000000001 is larger than max allowed per-lane gas of 1000000000',
     });
-    // Within the limit, consensus has its say: a native version-0 transaction carries no gas.
+    // Within the limit, consensus has its say: under Toccata only version 1 transactions on user lanes carry gas.
     const some = transfer([state.fund(alice, 5n * KAS)], bob, 1_000_000n, { gas: 1n });
-    expect(rejection(() => mempool.submitTransaction(some)).message).toBe('transaction has non zero gas value');
+    expect(rejection(() => mempool.submitTransaction(some)).message).toBe(
+      'transaction has non-zero gas: gas is only allowed for Toccata-or-newer tx versions',
+    );
   });
 
   it('refuses compute mass over 500,000 before consensus, even accepting non-standard transactions', () => {

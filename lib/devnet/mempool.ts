@@ -49,6 +49,7 @@ import {
 } from './mempool-policy';
 import {
   outpointKey,
+  transactionLimits,
   TxRuleError,
   UNACCEPTED_DAA_SCORE,
   validatePopulatedTransaction,
@@ -846,7 +847,8 @@ export class Mempool {
   /** `validate_mempool_transaction`: null on success (fee and storage mass are then set), else the rejection. */
   private validateInConsensus(mtx: MutableTransaction, feerateThreshold: number | undefined): MempoolRuleError | null {
     try {
-      validateTransactionInIsolation(mtx.tx);
+      const toccata = isToccataActive(this.config, this.utxoView.virtualDaaScore());
+      validateTransactionInIsolation(mtx.tx, transactionLimits(toccata), { toccata });
       validateTransactionInHeaderContext(mtx.tx, this.utxoView.virtualDaaScore(), this.utxoView.virtualPastMedianTime());
       let missing = false;
       mtx.tx.inputs.forEach((input, index) => {
@@ -866,7 +868,7 @@ export class Mempool {
         povDaaScore: this.utxoView.virtualDaaScore(),
         coinbaseMaturity: this.coinbaseMaturity,
         secp256k1: this.secp256k1,
-        toccata: isToccataActive(this.config, this.utxoView.virtualDaaScore()),
+        toccata,
         ...(feerateThreshold === undefined
           ? {}
           : { feerateThreshold: { mass: massAt(mtx, this.config, this.utxoView.virtualDaaScore()), threshold: feerateThreshold } }),

@@ -6,8 +6,10 @@
  * Block flow: every accepted block (from submitBlock, a forced reorganisation or the log replay) is appended to the
  * log at once; after the insertion finishes (a microtask later, once the virtual is resolved) its transactions leave
  * the mempool (kaspad's `on_new_block`), transactions the selected chain stopped accepting go back to the mempool,
- * and the queued notifications go out in consensus order: BlockAdded (with its verbose data as of that moment),
- * VirtualChainChanged, UtxosChanged, SinkBlueScoreChanged, VirtualDaaScoreChanged.
+ * and the queued notifications go out in the order of kaspad's virtual processor: BlockAdded (with its verbose data as of
+ * that moment), then for the virtual resolution that followed it NewBlockTemplate, UtxosChanged, SinkBlueScoreChanged,
+ * VirtualDaaScoreChanged and VirtualChainChanged. kaspad sends all of them on every resolution, values changed or not
+ * (an unchanged UTXO set or chain gives empty lists), and so does this node.
  *
  * Block rate: the consensus targets `blocksPerSecond` (targetTimePerBlock = 1000 / blocksPerSecond; 10 blocks/s is
  * Crescendo exactly) and the genesis bits are set so the swarm's total hash rate meets that rate from the start.
@@ -29,7 +31,7 @@ import type { Hash, Transaction } from '../kaspa/types';
 import { RpcRejectedError } from '../rpc/errors';
 import { WRPC_ERROR_MESSAGES } from '../rpc/protocol';
 import { requestSchemas, type HandledMethodName } from '../rpc/request-schemas';
-import type { RpcEventName, RpcMethodName, RpcNotifications, RpcRequest, RpcResponse } from '../rpc/types';
+import type { RpcMethodName, RpcNotifications, RpcRequest, RpcResponse } from '../rpc/types';
 import { openBlockLog, type BlockLog } from './block-log';
 import { createConsensus, type Block, type Consensus, type VirtualChainChange } from './consensus';
 import { createDevnetGenesis } from './genesis';
@@ -49,7 +51,7 @@ import {
 } from './miner';
 import { CRESCENDO_PARAMS, type ConsensusParams } from './params';
 import { createRpcHandlers, DEVNET_NETWORK } from './rpc-handlers';
-import { acceptedTransactionIdsToRpc, blockInfoToRpc, utxoChangeToRpc } from './rpc-converter';
+import { acceptedTransactionIdsToRpc, blockInfoToRpc, laneProofToRpc, utxoChangeToRpc } from './rpc-converter';
 import type { RpcCaller } from '../rpc/convert-transaction';
 import { wasmSecp256k1 } from './secp256k1-wasm';
 import { createTrafficGenerator, seededRandom } from './traffic';
@@ -151,10 +153,16 @@ export interface DevnetNode {
   stats(): DevnetNodeStats;
 }
 
-type PendingWork =
-  | { kind: 'blockAdded'; block: Block; hash: Hash }
-  | { kind: 'chainChanged'; change: VirtualChainChange; returned: Transaction[] }
-  | { kind: 'notify'; event: RpcEventName; payload: RpcNotifications[RpcEventName] };
+/** What one virtual resolution changed, filled in by the consensus events it emits. */
+interface VirtualResolution {
+  kind: 'virtualResolved';
+  chain: { change: VirtualChainChange; returned: Transaction[] } | undefined;
+  utxos: RpcNotifications['UtxosChanged'] | undefined;
+  /** Read once the resolution is over: when the next block arrives or the queue is processed. */
+  scores: { sinkBlueScore: bigint; virtualDaaScore: bigint } | undefined;
+}
+
+type PendingWork = { kind: 'blockAdded'; block: Block; hash: Hash } | VirtualResolution;
 
 /** A numeric seed for the PRNGs, from the node's text seed (FNV-1a). */
 function numericSeed(seed: string): number {
@@ -288,6 +296,13 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
     serverVersion,
     clock,
     onTransactionsAccepted: markVerified,
+    laneProver: { laneProof: (blockHash, laneKey) => laneProofToRpc(consensus.seqCommitLaneProof(blockHash, laneKey)) },
+    wrpcCounters: () => server?.counters(),
+    processingCounters: () => ({
+      blocksProcessed: counters.blocksAdded,
+      transactionsProcessed: counters.transactionsProcessed,
+      chainBlocksProcessed: counters.chainBlocksProcessed,
+    }),
   });
   const rpc = createInProcessRpcCaller(handlers);
 
@@ -358,7 +373,7 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
   let server: WrpcServer | undefined;
   let pending: PendingWork[] = [];
   let flushScheduled = false;
-  const counters = { blocksAdded: 0, transactionsAccepted: 0 };
+  const counters = { blocksAdded: 0, transactionsAccepted: 0, transactionsProcessed: 0, chainBlocksProcessed: 0 };
   /**
    * Transactions counted per chain block, by hash, so a reorganisation takes back what its removed blocks accepted
    * (their transactions count again where the new chain accepts them). Blocks more than the merge depth (an hour at 10
@@ -366,8 +381,41 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
    */
   const countedChainBlocks = new Map<string, { accepted: number; blueScore: bigint }>();
 
+  /** The resolution following the latest block; consensus resolves the virtual right after announcing a block. */
+  let resolution: VirtualResolution | undefined;
+  const closeResolution = () => {
+    if (resolution !== undefined && resolution.scores === undefined) {
+      resolution.scores = { sinkBlueScore: consensus.sinkBlueScore(), virtualDaaScore: consensus.virtualDaaScore() };
+    }
+  };
+  const openResolution = (): VirtualResolution => {
+    closeResolution();
+    resolution = { kind: 'virtualResolved', chain: undefined, utxos: undefined, scores: undefined };
+    enqueue(resolution);
+    return resolution;
+  };
+  const currentResolution = () => (resolution !== undefined && resolution.scores === undefined ? resolution : openResolution());
+
+  const notifyResolution = (item: VirtualResolution) => {
+    if (item.chain !== undefined && item.chain.returned.length > 0) markVerified(mempool.returnTransactions(item.chain.returned));
+    if (server === undefined) return;
+    server.notify('NewBlockTemplate', {});
+    // Empty when nothing changed: kaspad still sends it, and every-address subscribers receive it as it is.
+    server.notify('UtxosChanged', item.utxos ?? { added: [], removed: [] });
+    const scores = item.scores!;
+    server.notify('SinkBlueScoreChanged', { sinkBlueScore: scores.sinkBlueScore });
+    server.notify('VirtualDaaScoreChanged', { virtualDaaScore: scores.virtualDaaScore });
+    const change = item.chain?.change;
+    server.notify('VirtualChainChanged', {
+      removedChainBlockHashes: change?.removedChainBlockHashes.map(bytesToHex) ?? [],
+      addedChainBlockHashes: change?.addedChainBlockHashes.map(bytesToHex) ?? [],
+      acceptedTransactionIds: change?.acceptedTransactionIds.map(acceptedTransactionIdsToRpc) ?? [],
+    });
+  };
+
   const processPending = () => {
     flushScheduled = false;
+    closeResolution();
     const work = pending;
     pending = [];
     for (const item of work) {
@@ -376,16 +424,8 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
           markVerified(mempool.handleNewBlockTransactions(item.block.header.daaScore, item.block.transactions));
           const info = consensus.getBlock(item.hash);
           if (server && info) server.notify('BlockAdded', { block: blockInfoToRpc(info, prefix, true) });
-        } else if (item.kind === 'chainChanged') {
-          if (item.returned.length > 0) markVerified(mempool.returnTransactions(item.returned));
-          const { change } = item;
-          server?.notify('VirtualChainChanged', {
-            removedChainBlockHashes: change.removedChainBlockHashes.map(bytesToHex),
-            addedChainBlockHashes: change.addedChainBlockHashes.map(bytesToHex),
-            acceptedTransactionIds: change.acceptedTransactionIds.map(acceptedTransactionIdsToRpc),
-          });
         } else {
-          server?.notify(item.event, item.payload);
+          notifyResolution(item);
         }
       } catch (error) {
         report({ type: 'error', source: `bridge:${item.kind}`, error });
@@ -419,11 +459,15 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
 
   consensus.events.on('blockAdded', ({ block, hash }) => {
     counters.blocksAdded++;
+    counters.transactionsProcessed += block.transactions.length;
     log?.append(block);
     swarm?.notifyBlockAdded();
+    closeResolution();
     enqueue({ kind: 'blockAdded', block, hash });
+    openResolution();
   });
   consensus.events.on('virtualChainChanged', (change) => {
+    counters.chainBlocksProcessed += change.addedChainBlockHashes.length;
     for (const removed of change.removedChainBlockHashes) {
       const key = bytesToHex(removed);
       const counted = countedChainBlocks.get(key);
@@ -442,26 +486,16 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
       if (blueScore >= forgetBelow) break;
       countedChainBlocks.delete(key);
     }
-    enqueue({ kind: 'chainChanged', change, returned: transactionsLeftBehind(change) });
+    currentResolution().chain = { change, returned: transactionsLeftBehind(change) };
   });
   consensus.events.on('utxosChanged', ({ added, removed }) => {
     // Only wRPC connections can subscribe; without a server the address encoding of every change would be wasted.
     if (server === undefined) return;
-    enqueue({
-      kind: 'notify',
-      event: 'UtxosChanged',
-      payload: {
-        added: added.map((change) => utxoChangeToRpc(change, prefix)),
-        removed: removed.map((change) => utxoChangeToRpc(change, prefix)),
-      },
-    });
+    currentResolution().utxos = {
+      added: added.map((change) => utxoChangeToRpc(change, prefix)),
+      removed: removed.map((change) => utxoChangeToRpc(change, prefix)),
+    };
   });
-  consensus.events.on('sinkBlueScoreChanged', ({ sinkBlueScore }) =>
-    enqueue({ kind: 'notify', event: 'SinkBlueScoreChanged', payload: { sinkBlueScore } }),
-  );
-  consensus.events.on('virtualDaaScoreChanged', ({ virtualDaaScore }) =>
-    enqueue({ kind: 'notify', event: 'VirtualDaaScoreChanged', payload: { virtualDaaScore } }),
-  );
 
   let maintenance: NodeJS.Timeout | undefined;
   let lastRevalidation = 0;

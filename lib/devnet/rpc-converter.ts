@@ -7,8 +7,10 @@ import { scriptClassOf, scriptPublicKeyToAddress, type AddressPrefix, type Scrip
 import { bytesToHex } from '../kaspa/bytes';
 import { ZERO_HASH } from '../kaspa/hashing';
 import { difficultyFromBits } from '../kaspa/pow';
+import type { SeqCommitLaneProof } from '../kaspa/smt-proof';
 import type { Hash, ScriptPublicKey, Transaction } from '../kaspa/types';
 import type {
+  GetSeqCommitLaneProofResponse,
   RpcAcceptedTransactionIds,
   RpcBlock,
   RpcMempoolEntry,
@@ -125,5 +127,16 @@ export function acceptedTransactionIdsToRpc(accepted: AcceptedTransactionIds): R
   return {
     acceptingBlockHash: bytesToHex(accepted.acceptingBlockHash),
     acceptedTransactionIds: accepted.acceptedTransactionIds.map(bytesToHex),
+  };
+}
+
+/** A consensus lane proof in getSeqCommitLaneProof's wire form (the SMT proof as a plain byte array, as serde writes `Vec<u8>`). */
+export function laneProofToRpc(proof: SeqCommitLaneProof): GetSeqCommitLaneProofResponse {
+  return {
+    smtProof: [...proof.smtProof],
+    lane: proof.lane === null ? null : { tip: bytesToHex(proof.lane.tip), blueScore: proof.lane.blueScore },
+    payloadAndCtxDigest: bytesToHex(proof.payloadAndContextDigest),
+    parentSeqCommit: bytesToHex(proof.parentSeqCommit),
+    inactivityShortcut: bytesToHex(proof.inactivityShortcut),
   };
 }

@@ -31,7 +31,9 @@ import {
 } from './rpc-converter';
 import { transactionFromRpc } from '../rpc/convert-transaction';
 import { txIdOf } from './transaction-facts';
-import { RequestDeserializationError, type WrpcHandlers } from './wrpc-server';
+import { createProcessSampler } from './process-metrics';
+import { createNodeHandlers, type ProcessingCounters, type SeqCommitLaneProver } from './rpc-node-handlers';
+import { RequestDeserializationError, type WrpcCounters, type WrpcHandlers } from './wrpc-server';
 
 export interface RpcNetwork {
   /** `getBlockDagInfo.network` / `getServerInfo.networkId`: the network id with its suffix, if any. */
@@ -73,6 +75,11 @@ export interface RpcHandlersOptions {
   enableUnsyncedMining?: boolean;
   /** Transactions that entered the mempool through submitTransaction(Replacement). */
   onTransactionsAccepted?: (transactions: readonly Transaction[]) => void;
+  /** getMetrics: the wRPC server's counters and blocks processed (submitBlock calls are counted here). */
+  wrpcCounters?: () => WrpcCounters | undefined;
+  processingCounters?: () => Omit<ProcessingCounters, 'blocksSubmitted'>;
+  /** getSeqCommitLaneProof; kaspad's pre-Toccata answer when omitted. */
+  laneProver?: SeqCommitLaneProver;
 }
 
 export class RpcHandlerError extends Error {
@@ -169,8 +176,28 @@ export function createRpcHandlers(options: RpcHandlersOptions): WrpcHandlers {
    * mempool meanwhile wait for the next virtual change or the cache's expiry, as on kaspad.
    */
   let templateCache: { template: BlockTemplate; builtAt: number; rpcTransactions: RpcTransaction[] } | undefined;
+  let blocksSubmitted = 0;
 
   return {
+    ...createNodeHandlers({
+      consensus,
+      mempool,
+      clock,
+      isSynced: isNearlySynced,
+      processSampler: createProcessSampler(() => performance.now()),
+      wrpcCounters: options.wrpcCounters,
+      processingCounters: () => ({
+        blocksProcessed: 0,
+        transactionsProcessed: 0,
+        chainBlocksProcessed: 0,
+        ...options.processingCounters?.(),
+        blocksSubmitted,
+      }),
+      laneProver: options.laneProver,
+      unsafeRpc,
+      serverVersion,
+    }),
+
     ping: () => ({}),
 
     getInfo: () => ({
@@ -372,6 +399,7 @@ export function createRpcHandlers(options: RpcHandlersOptions): WrpcHandlers {
     },
 
     submitBlock: ({ block: rpcBlock, allowNonDaaBlocks }) => {
+      blocksSubmitted++;
       if (!enableUnsyncedMining && !isNearlySynced()) return { report: { type: 'reject', reason: 'isInIBD' } };
       let block: Block;
       try {

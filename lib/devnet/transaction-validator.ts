@@ -16,7 +16,7 @@ import { isPayToScriptHashScript, scriptClassOf } from '../kaspa/address';
 import { bytesToHex, equalBytes } from '../kaspa/bytes';
 import { CovenantError, CovenantsContext } from '../kaspa/covenant';
 import { allowedScriptUnits, SCRIPT_UNITS_PER_SIG_OP } from '../kaspa/mass';
-import { executeInputScripts } from '../kaspa/script-engine';
+import { executeInputScripts, type ScriptInputContext } from '../kaspa/script-engine';
 import { SigHashReusedValues } from '../kaspa/sighash';
 import { verifyP2pkInput, type InputVerification, type Secp256k1Backend } from '../kaspa/signing';
 import { isGasAllowed, isSubnetworkAllowed } from '../kaspa/subnetwork';
@@ -316,8 +316,8 @@ export function validatePopulatedTransaction(tx: Transaction, entries: readonly 
     throw new TxRuleError('FeerateTooLow', 'fee rate per contextual mass gram is not greater than the fee rate of the replaced transaction');
   }
   const toccata = context.toccata ?? false;
-  checkCovenants(tx, entries, toccata);
-  checkScripts(tx, entries, context.secp256k1, { toccata });
+  const covenants = checkCovenants(tx, entries, toccata);
+  checkScripts(tx, entries, context.secp256k1, { toccata, covenants });
   return fee;
 }
 
@@ -338,6 +338,8 @@ export function checkCovenants(tx: Transaction, entries: readonly UtxoEntry[], t
 export interface ScriptCheckOptions {
   /** Toccata's engine flags: inputs are metered in script units (allowed_script_units) instead of sig-op counts. */
   toccata?: boolean;
+  /** The transaction's covenants context (checkCovenants), which the covenant opcodes query; built when omitted. */
+  covenants?: CovenantsContext;
 }
 
 function checkCoinbaseMaturity(tx: Transaction, entries: readonly UtxoEntry[], povDaaScore: bigint, maturity: bigint): void {
@@ -393,7 +395,7 @@ export function checkScripts(
     if (verification.status === 'unsupported') {
       const entry = entries[index]!;
       if (verification.reason === 'nonstandard_script' && isPayToScriptHashScript(entry.scriptPublicKey.script)) {
-        runScriptEngine(tx, index, entries, reusedValues, secp256k1);
+        runScriptEngine({ tx, inputIndex: index, entries, reusedValues, backend: secp256k1, toccata, covenants: options.covenants });
         return;
       }
       throw new TxRuleError('UnsupportedScript', `input ${index} spends a script this node cannot execute`, index);
@@ -408,14 +410,9 @@ export function checkScripts(
 }
 
 /** A P2SH spend whose redeem script is not P2PK: run by the script engine, with kaspad's error texts. */
-function runScriptEngine(
-  tx: Transaction,
-  inputIndex: number,
-  entries: readonly UtxoEntry[],
-  reusedValues: SigHashReusedValues,
-  secp256k1: Secp256k1Backend | undefined,
-): void {
-  const execution = executeInputScripts({ tx, inputIndex, entries, reusedValues, backend: secp256k1 });
+function runScriptEngine(context: ScriptInputContext): void {
+  const { tx, inputIndex } = context;
+  const execution = executeInputScripts(context);
   if (execution.status === 'valid') return;
   if (execution.status === 'unsupported') {
     throw new TxRuleError('UnsupportedScript', `input ${inputIndex} spends a script this node cannot execute`, inputIndex);

@@ -14,6 +14,7 @@ import { transactionHash } from '../kaspa/transaction';
 import type { Secp256k1Backend } from '../kaspa/signing';
 import type { Hash, Transaction, UtxoEntry } from '../kaspa/types';
 import { checkCovenants, checkScripts, formatOutpoint, TxRuleError } from './transaction-validator';
+import type { CovenantsContext } from '../kaspa/covenant';
 import { outpointKey, type UtxoView } from './utxo-diff';
 
 const SEQUENCE_LOCK_TIME_MASK = 0xffffffffn;
@@ -91,8 +92,9 @@ export function validateTransactionInUtxoContext(
     if (lockDaaScore >= povDaaScore) return { ok: false, message: 'one of the transaction sequence locks conditions was not met' };
   }
   const toccata = options.toccata ?? false;
+  let covenants: CovenantsContext;
   try {
-    checkCovenants(tx, entries, toccata);
+    covenants = checkCovenants(tx, entries, toccata);
   } catch (error) {
     if (error instanceof TxRuleError) return { ok: false, message: error.message };
     throw error;
@@ -101,7 +103,7 @@ export function validateTransactionInUtxoContext(
     const key = options.scriptCache === undefined ? undefined : bytesToHex(options.transactionHash ?? transactionHash(tx));
     if (key === undefined || !options.scriptCache!.has(key)) {
       try {
-        checkScripts(tx, entries, options.secp256k1, { toccata });
+        checkScripts(tx, entries, options.secp256k1, { toccata, covenants });
       } catch (error) {
         if (error instanceof TxRuleError) return { ok: false, message: error.message };
         throw error;

@@ -93,6 +93,8 @@ export interface WrpcServer {
   readonly url: string;
   readonly port: number;
   connectionCount(): number;
+  /** Since the server started: what getMetrics reports as the wRPC JSON counters. */
+  counters(): WrpcCounters;
   /**
    * Sends a notification to every connection subscribed to `event` (and accepted by `filter`); returns how many
    * were sent. UtxosChanged is cut down to each subscriber's addresses and skipped when nothing is left;
@@ -104,6 +106,14 @@ export interface WrpcServer {
     filter?: (connection: WrpcConnectionInfo) => boolean,
   ): number;
   close(): Promise<void>;
+}
+
+export interface WrpcCounters {
+  liveConnections: number;
+  connectionAttempts: number;
+  /** Frame payload bytes, as kaspad's counters measure them. */
+  bytesSent: number;
+  bytesReceived: number;
 }
 
 const DEFAULT_MAX_PAYLOAD_BYTES = 128 * 1024 * 1024;
@@ -167,6 +177,8 @@ export async function createWrpcServer(options: WrpcServerOptions): Promise<Wrpc
   };
   const connections = new Set<Connection>();
   let nextConnectionId = 0;
+  let bytesSent = 0;
+  let bytesReceived = 0;
   let closing = false;
 
   const wss = new WebSocketServer({
@@ -204,6 +216,7 @@ export async function createWrpcServer(options: WrpcServerOptions): Promise<Wrpc
       return false;
     }
     socket.send(text);
+    bytesSent += Buffer.byteLength(text);
     return true;
   }
 
@@ -241,7 +254,9 @@ export async function createWrpcServer(options: WrpcServerOptions): Promise<Wrpc
   function receive(connection: Connection, data: RawData, isBinary: boolean): void {
     let message: JsonValue;
     try {
-      message = parseWireMessage(frameText(data, isBinary));
+      const text = frameText(data, isBinary);
+      bytesReceived += Buffer.byteLength(text);
+      message = parseWireMessage(text);
     } catch (error) {
       drop(connection, `not JSON: ${errorMessage(error)}`);
       return;
@@ -441,6 +456,7 @@ export async function createWrpcServer(options: WrpcServerOptions): Promise<Wrpc
     url,
     port: address.port,
     connectionCount: () => connections.size,
+    counters: () => ({ liveConnections: connections.size, connectionAttempts: nextConnectionId, bytesSent, bytesReceived }),
     notify,
     close,
   };

@@ -313,6 +313,41 @@ describe.each(testBackends())('indexer on $name', (backend) => {
     await expect.poll(() => following.status().ready).toBe(true);
   });
 
+  it('takes a chain change that adds and removes nothing (a side block) as a continuation, not a gap', async () => {
+    const node = await devnet();
+    await mine(node, 3);
+    let catchUps = 0;
+    const counting = new Proxy(node.client, {
+      get(target, property, receiver) {
+        if (property !== 'call') return Reflect.get(target, property, receiver) as unknown;
+        return (method: string, params: unknown) => {
+          if (method === 'getVirtualChainFromBlock') catchUps += 1;
+          return (target.call as (method: string, params: unknown) => Promise<unknown>)(method, params);
+        };
+      },
+    });
+    const following = createIndexer({ rpc: counting, db, nodePollIntervalMs: 50, retryDelayMs: 50 });
+    cleanups.push(() => following.stop());
+    await following.start();
+    await following.whenReady(10_000);
+    let sideBlocks = 0;
+    for (let attempt = 0; attempt < 5 && sideBlocks === 0; attempt++) {
+      const parallel = await node.template(wireKey(4).address);
+      await mine(node, 1);
+      await untilIndexedToSink(node, db);
+      const before = catchUps;
+      const { sink } = await node.client.call('getSink', {});
+      expect((await node.submit(parallel)).type).toBe('success');
+      if ((await node.client.call('getSink', {})).sink !== sink) continue;
+      sideBlocks += 1;
+      await mine(node, 1);
+      await untilIndexedToSink(node, db);
+      expect(catchUps).toBe(before);
+    }
+    expect(sideBlocks).toBe(1);
+    expect(await indexView(db)).toEqual(await nodeView(node));
+  });
+
   it('catches up when the node stops notifying while its sink moves on', async () => {
     const node = await devnet();
     await mine(node, 2);

@@ -459,6 +459,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
     for (const event of events) {
       if (event.kind !== 'chain' || event.received <= coveredChainNotifications) continue;
       const { change } = event;
+      // kaspad notifies every virtual resolution, also one that left the selected chain as it was.
+      if (change.addedChainBlockHashes.length === 0 && change.removedChainBlockHashes.length === 0) continue;
       if (change.addedChainBlockHashes.at(-1) === tip) continue;
       const added = await applicablePrefix(change.addedChainBlockHashes);
       if (added.length < change.addedChainBlockHashes.length || !(await continues(change, tip))) {

@@ -28,7 +28,7 @@
 import { payToPublicKeyScript, payToScriptHashScript } from './address';
 import { concatBytes } from './bytes';
 import { populateGenesisCovenants } from './covenant';
-import { coveringComputeBudget } from './mass';
+import { coveringComputeBudget, transactionStorageMass } from './mass';
 import { encodeScriptNumber, measureInputScriptUnits } from './script-engine';
 import * as op from './script-parse';
 import { calcSchnorrSignatureHash, SIG_HASH_ALL } from './sighash';
@@ -212,6 +212,11 @@ function unsignedTransaction(inputs: readonly Outpoint[], outputs: Transaction['
   };
 }
 
+/** Commits the storage mass (KIP-9) the spent entries give, which consensus recomputes; signatures cover it. */
+function withStorageMass(tx: Transaction, entries: readonly UtxoEntry[]): Transaction {
+  return { ...tx, storageMass: transactionStorageMass(tx, entries) ?? 0n };
+}
+
 function utxoOf(tx: Transaction, index: number, count: number, blockDaaScore: bigint): CovenantUtxo {
   const output = tx.outputs[index]!;
   return {
@@ -238,8 +243,11 @@ export function buildCovenantGenesis(args: {
   if (change < 0n) throw new RangeError(`funding of ${funding.entry.amount} sompi cannot pay ${amount} plus a fee of ${fee}`);
   const outputs: Transaction['outputs'] = [{ value: amount, scriptPublicKey: covenantScriptPublicKey(template, 0) }];
   if (change > 0n) outputs.push({ value: change, scriptPublicKey: payToPublicKeyScript(schnorrPublicKey(privateKey)) });
-  const unsigned = populateGenesisCovenants(unsignedTransaction([funding.outpoint], outputs), [{ authorizingInput: 0, outputs: [0] }]);
   const entries = [funding.entry];
+  const unsigned = withStorageMass(
+    populateGenesisCovenants(unsignedTransaction([funding.outpoint], outputs), [{ authorizingInput: 0, outputs: [0] }]),
+    entries,
+  );
   const tx = finishInput(unsigned, entries, 0, p2pkSignatureScript(signatureOf(unsigned, entries, 0, privateKey).subarray(0, 64), SIG_HASH_ALL));
   return { tx, covenantId: tx.outputs[0]!.covenant!.covenantId, utxo: utxoOf(tx, 0, 0, args.blockDaaScore ?? 0n) };
 }
@@ -266,7 +274,8 @@ export function buildCovenantContinuation(args: {
     scriptPublicKey: covenantScriptPublicKey(template, next),
     covenant: { authorizingInput: 0, covenantId },
   }));
-  const tx = signCovenantInput(unsignedTransaction([utxo.outpoint], outputs), [utxo.entry], 0, template, utxo.count, privateKey);
+  const unsigned = withStorageMass(unsignedTransaction([utxo.outpoint], outputs), [utxo.entry]);
+  const tx = signCovenantInput(unsigned, [utxo.entry], 0, template, utxo.count, privateKey);
   return { tx, utxos: amounts.map((_, index) => utxoOf(tx, index, next, args.blockDaaScore ?? 0n)) };
 }
 
@@ -276,5 +285,6 @@ export function buildCovenantEnd(args: { template: CovenantTemplate; utxo: Coven
 } {
   const { template, utxo, fee, privateKey } = args;
   const outputs = [{ value: utxo.entry.amount - fee, scriptPublicKey: payToPublicKeyScript(template.owner) }];
-  return { tx: signCovenantInput(unsignedTransaction([utxo.outpoint], outputs), [utxo.entry], 0, template, utxo.count, privateKey) };
+  const unsigned = withStorageMass(unsignedTransaction([utxo.outpoint], outputs), [utxo.entry]);
+  return { tx: signCovenantInput(unsigned, [utxo.entry], 0, template, utxo.count, privateKey) };
 }

@@ -5,6 +5,7 @@
  *   - protocol.ts         the envelope, op and event names, u64 field names, kaspad's fixed error messages
  *   - types.ts            wire shapes of requests, responses and notifications (rusty-kaspa 2.0 serde JSON)
  *   - request-schemas.ts  decoders that accept exactly what kaspad's serde accepts (used by the devnet server)
+ *   - response-schemas.ts strict decoders of the node-status and history reads' answers, and `callChecked`
  *   - errors.ts           typed call failures (unreachable / timeout / rejected / protocol)
  *   - client.ts           the WebSocket client (Node only: uses `ws`)
  *   - convert-*.ts        lib/kaspa transactions, headers and blocks ↔ their wire forms, and `RpcCaller`
@@ -39,5 +40,7 @@ export {
 } from './protocol';
 export type { RpcApiOp, WireError, WireNotification, WireRequest, WireResponse } from './protocol';
 export { decodeScope, requestSchemas, transactionSchema } from './request-schemas';
+export { callChecked, responseSchemas } from './response-schemas';
+export type { CheckedMethodName } from './response-schemas';
 export type { DecodedRequest, HandledMethodName } from './request-schemas';
 export type * from './types';

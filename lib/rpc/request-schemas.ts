@@ -185,6 +185,29 @@ export const requestSchemas = {
   submitTransactionReplacement: z.object({ transaction: transactionSchema }),
   getBlockTemplate: z.object({ payAddress: address, extraData: z.array(uint(8)) }),
   submitBlock,
+  getSyncStatus: empty,
+  getHeaders: z.object({ startHash: hash, limit: u64, isAscending: z.boolean() }),
+  getSubnetwork: z.object({ subnetworkId: hexOfLength(40) }),
+  getConnectedPeerInfo: empty,
+  getPeerAddresses: empty,
+  getDaaScoreTimestampEstimate: z.object({ daaScores: z.array(u64) }),
+  getMetrics: z.object({
+    processMetrics: z.boolean(),
+    connectionMetrics: z.boolean(),
+    bandwidthMetrics: z.boolean(),
+    consensusMetrics: z.boolean(),
+    storageMetrics: z.boolean(),
+    customMetrics: z.boolean(),
+  }),
+  getBlockRewardInfo: z.object({ hash }),
+  getConnections: z.object({ includeProfileData: z.boolean() }),
+  getSystemInfo: empty,
+  getCurrentBlockColor: z.object({ hash }),
+  getSeqCommitLaneProof: z.object({ blockHash: hash, laneKey: hash }),
+  estimateNetworkHashesPerSecond: z.object({
+    windowSize: uint(32),
+    startHash: hash.nullish().transform((value) => value ?? null),
+  }),
 } satisfies Record<Exclude<RpcMethodName, 'subscribe' | 'unsubscribe'>, z.ZodType>;
 
 export type HandledMethodName = keyof typeof requestSchemas;

@@ -414,6 +414,200 @@ export interface SubmitBlockResponse {
   report: SubmitBlockReport;
 }
 
+export interface GetSyncStatusResponse {
+  isSynced: boolean;
+}
+
+/** kaspad answers "Not implemented" for getHeaders and getSubnetwork; the shapes are still part of the API. */
+export interface GetHeadersRequest {
+  startHash: RpcHash;
+  limit: U64;
+  isAscending: boolean;
+}
+
+export interface GetHeadersResponse {
+  headers: RpcHeader[];
+}
+
+export interface GetSubnetworkRequest {
+  subnetworkId: HexBytes;
+}
+
+export interface GetSubnetworkResponse {
+  gasLimit: U64;
+}
+
+export interface GetConnectedPeerInfoResponse {
+  peerInfo: unknown[];
+}
+
+export interface GetPeerAddressesResponse {
+  knownAddresses: unknown[];
+  bannedAddresses: unknown[];
+}
+
+export interface GetDaaScoreTimestampEstimateRequest {
+  daaScores: U64[];
+}
+
+export interface GetDaaScoreTimestampEstimateResponse {
+  /** Milliseconds, one per requested DAA score, in request order. */
+  timestamps: U64[];
+}
+
+export interface GetMetricsRequest {
+  processMetrics: boolean;
+  connectionMetrics: boolean;
+  bandwidthMetrics: boolean;
+  consensusMetrics: boolean;
+  storageMetrics: boolean;
+  customMetrics: boolean;
+}
+
+export interface RpcProcessMetrics {
+  residentSetSize: U64;
+  virtualMemorySize: U64;
+  coreNum: number;
+  cpuUsage: number;
+  fdNum: number;
+  diskIoReadBytes: U64;
+  diskIoWriteBytes: U64;
+  diskIoReadPerSec: number;
+  diskIoWritePerSec: number;
+}
+
+export interface RpcConnectionMetrics {
+  borshLiveConnections: number;
+  borshConnectionAttempts: U64;
+  borshHandshakeFailures: U64;
+  jsonLiveConnections: number;
+  jsonConnectionAttempts: U64;
+  jsonHandshakeFailures: U64;
+  activePeers: number;
+}
+
+export interface RpcBandwidthMetrics {
+  borshBytesTx: U64;
+  borshBytesRx: U64;
+  jsonBytesTx: U64;
+  jsonBytesRx: U64;
+  p2pBytesTx: U64;
+  p2pBytesRx: U64;
+  grpcBytesTx: U64;
+  grpcBytesRx: U64;
+}
+
+export interface RpcConsensusMetrics {
+  nodeBlocksSubmittedCount: U64;
+  nodeHeadersProcessedCount: U64;
+  nodeDependenciesProcessedCount: U64;
+  nodeBodiesProcessedCount: U64;
+  nodeTransactionsProcessedCount: U64;
+  nodeChainBlocksProcessedCount: U64;
+  nodeMassProcessedCount: U64;
+  nodeDatabaseBlocksCount: U64;
+  nodeDatabaseHeadersCount: U64;
+  networkMempoolSize: U64;
+  networkTipHashesCount: number;
+  networkDifficulty: number;
+  networkPastMedianTime: U64;
+  networkVirtualParentHashesCount: number;
+  networkVirtualDaaScore: U64;
+}
+
+export interface RpcStorageMetrics {
+  storageSizeBytes: U64;
+}
+
+/** Each section is null unless requested; `customMetrics` is always null (a placeholder in kaspad 2.0.1). */
+export interface GetMetricsResponse {
+  serverTime: U64;
+  processMetrics: RpcProcessMetrics | null;
+  connectionMetrics: RpcConnectionMetrics | null;
+  bandwidthMetrics: RpcBandwidthMetrics | null;
+  consensusMetrics: RpcConsensusMetrics | null;
+  storageMetrics: RpcStorageMetrics | null;
+  customMetrics: null;
+}
+
+export interface EstimateNetworkHashesPerSecondRequest {
+  /** u32; above 10,000 only with --unsaferpc, never above the pruning depth. */
+  windowSize: number;
+  /** Omitted, null (or 64 `f`s) for the virtual. */
+  startHash?: RpcHash | null;
+}
+
+export interface EstimateNetworkHashesPerSecondResponse {
+  networkHashesPerSecond: U64;
+}
+
+export interface GetConnectionsRequest {
+  includeProfileData: boolean;
+}
+
+export interface GetConnectionsResponse {
+  /** wRPC clients (borsh and JSON) connected now; u32. */
+  clients: number;
+  /** u16. */
+  peers: number;
+  profileData: { cpuUsage: number; memoryUsage: U64 } | null;
+}
+
+export interface GetSystemInfoResponse {
+  version: string;
+  /** `Option<Vec<u8>>`: an array of byte values. */
+  systemId: number[] | null;
+  gitHash: number[] | null;
+  cpuPhysicalCores: number;
+  totalMemory: U64;
+  fdLimit: number;
+  proxySocketLimitPerCpuCore: number | null;
+}
+
+export interface GetCurrentBlockColorRequest {
+  hash: RpcHash;
+}
+
+export interface GetCurrentBlockColorResponse {
+  blue: boolean;
+}
+
+export interface GetBlockRewardInfoRequest {
+  hash: RpcHash;
+}
+
+/** `RpcBlockColor`, serialized lowercase. */
+export type RpcBlockColor = 'unknown' | 'blue' | 'red';
+
+export interface GetBlockRewardInfoResponse {
+  header: RpcHeader;
+  blockColor: RpcBlockColor;
+  /** Null (with the next two) while no chain block has merged the block. */
+  confirmationCount: U64 | null;
+  mergingChainBlockHash: RpcHash | null;
+  /** Sompi paid for the block by its merging chain block's coinbase; null for red blocks. */
+  rewardAmount: U64 | null;
+}
+
+export interface GetSeqCommitLaneProofRequest {
+  blockHash: RpcHash;
+  laneKey: RpcHash;
+}
+
+export interface RpcLaneEntry {
+  tip: RpcHash;
+  blueScore: U64;
+}
+
+export interface GetSeqCommitLaneProofResponse {
+  /** A plain `Vec<u8>`: a JSON array of byte values. */
+  smtProof: number[];
+  lane: RpcLaneEntry | null;
+  payloadAndCtxDigest: RpcHash;
+  parentSeqCommit: RpcHash;
+  inactivityShortcut: RpcHash;
+}
+
 /** Subscription scopes: `kaspa_notify::scope::Scope`, externally tagged, inner fields snake_case. */
 export interface RpcScopes {
   BlockAdded: EmptyRequest;
@@ -485,6 +679,25 @@ export interface RpcMethods {
   };
   getBlockTemplate: { request: GetBlockTemplateRequest; response: GetBlockTemplateResponse };
   submitBlock: { request: SubmitBlockRequest; response: SubmitBlockResponse };
+  getSyncStatus: { request: EmptyRequest; response: GetSyncStatusResponse };
+  getHeaders: { request: GetHeadersRequest; response: GetHeadersResponse };
+  getSubnetwork: { request: GetSubnetworkRequest; response: GetSubnetworkResponse };
+  getConnectedPeerInfo: { request: EmptyRequest; response: GetConnectedPeerInfoResponse };
+  getPeerAddresses: { request: EmptyRequest; response: GetPeerAddressesResponse };
+  getDaaScoreTimestampEstimate: {
+    request: GetDaaScoreTimestampEstimateRequest;
+    response: GetDaaScoreTimestampEstimateResponse;
+  };
+  getMetrics: { request: GetMetricsRequest; response: GetMetricsResponse };
+  getBlockRewardInfo: { request: GetBlockRewardInfoRequest; response: GetBlockRewardInfoResponse };
+  getConnections: { request: GetConnectionsRequest; response: GetConnectionsResponse };
+  getSystemInfo: { request: EmptyRequest; response: GetSystemInfoResponse };
+  getCurrentBlockColor: { request: GetCurrentBlockColorRequest; response: GetCurrentBlockColorResponse };
+  estimateNetworkHashesPerSecond: {
+    request: EstimateNetworkHashesPerSecondRequest;
+    response: EstimateNetworkHashesPerSecondResponse;
+  };
+  getSeqCommitLaneProof: { request: GetSeqCommitLaneProofRequest; response: GetSeqCommitLaneProofResponse };
   subscribe: { request: RpcScope; response: SubscribeResponse };
   unsubscribe: { request: RpcScope; response: EmptyResponse };
 }

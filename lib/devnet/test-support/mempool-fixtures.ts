@@ -106,6 +106,8 @@ export interface SpendOptions {
   sigOpCount?: number;
   payload?: Uint8Array;
   version?: number;
+  /** Version 1 and later: each input's compute budget (its sig-op count is then 0). */
+  computeBudget?: number;
   /** Leave the signature scripts empty. */
   unsigned?: boolean;
 }
@@ -117,7 +119,9 @@ export function spend(coins: readonly Coin[], outputs: readonly TransactionOutpu
       previousOutpoint: coin.outpoint,
       signatureScript: new Uint8Array(0),
       sequence: options.sequence ?? 0n,
-      sigOpCount: options.sigOpCount ?? 1,
+      ...(options.computeBudget === undefined
+        ? { sigOpCount: options.sigOpCount ?? 1 }
+        : { sigOpCount: 0, computeBudget: options.computeBudget }),
     })),
     outputs: [...outputs],
     lockTime: options.lockTime ?? 0n,
