@@ -60,7 +60,6 @@ describe('covenant traffic on a devnet node', () => {
     }
     await traffic.stop();
     const stats = traffic.stats();
-    console.log(JSON.stringify({ c: stats.covenants, k: stats.byKind.covenant, r: stats.rejectionsByReason, s: stats.skippedByReason, seen: seen.size }));
     const confirmed = stats.covenants!.confirmed;
     expect(confirmed.genesis).toBeGreaterThanOrEqual(3);
     expect(confirmed.continuation).toBeGreaterThanOrEqual(2);
