@@ -354,6 +354,7 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
         rate: txPerSecond,
         random,
         tokens: { seed: options.seed, random: seededRandom(numericSeed(`${options.seed}/tokens`)) },
+        covenants: { seed: options.seed, random: seededRandom(numericSeed(`${options.seed}/covenants`)) },
         onError: (error, source) => report({ type: 'error', source: `traffic:${source}`, error }),
       });
     }

@@ -18,6 +18,7 @@ import { createWalletSet } from './wallet';
 
 const STATS_INTERVAL_MS = 500;
 /** Gives the token scenario its own PRNG stream, deterministic per seed ("tokn"). */
+const COVENANT_SEED_SALT = 0x6c0e7a17;
 const TOKEN_SEED_SALT = 0x746f6b6e;
 
 function runTrafficWorker(port: NonNullable<typeof parentPort>, data: TrafficWorkerData): void {
@@ -47,6 +48,7 @@ function runTrafficWorker(port: NonNullable<typeof parentPort>, data: TrafficWor
     rate: data.rate,
     random: seededRandom(data.randomSeed),
     tokens: { seed: data.seed, random: seededRandom(data.randomSeed ^ TOKEN_SEED_SALT) },
+    covenants: { seed: data.seed, random: seededRandom(data.randomSeed ^ COVENANT_SEED_SALT) },
     onError: (error, source) => post({ type: 'error', source, message: error instanceof Error ? error.message : String(error) }),
   });
   const timer = setInterval(() => post({ type: 'stats', stats: traffic.stats() }), STATS_INTERVAL_MS);

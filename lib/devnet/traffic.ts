@@ -21,6 +21,7 @@
 import { bytesToHex } from '../kaspa/bytes';
 import { RpcError } from '../rpc/errors';
 import { transactionToRpc, type RpcCaller } from '../rpc/convert-transaction';
+import { createCovenantTraffic, type CovenantTrafficStats } from './covenant-traffic';
 import { createTokenTraffic, type TokenTraffic } from './token-traffic';
 import { storageSafeAmount, WalletError, type BuiltTransaction, type Payment, type SpendableUtxo, type Wallet, type WalletSet } from './wallet';
 
@@ -37,6 +38,7 @@ export const TRAFFIC_KINDS = [
   'replacement',
   'orphan',
   'token',
+  'covenant',
 ] as const;
 export type TrafficKind = (typeof TRAFFIC_KINDS)[number];
 
@@ -55,6 +57,8 @@ export const DEFAULT_TRAFFIC_MIX: Readonly<Record<TrafficKind, number>> = Object
   orphan: 10,
   // A token plan submits two transactions (commit and reveal), so this is about 8% of the submissions.
   token: 4,
+  // Covenant steps come when a lineage is due (covenant-traffic.ts), not from the mix.
+  covenant: 0,
 });
 
 export interface Clock {
@@ -114,6 +118,11 @@ export interface TrafficGeneratorOptions {
    * seeded PRNG. Without it the `token` kind falls back to a payment.
    */
   tokens?: { seed: Uint8Array | string; random: () => number };
+  /**
+   * Covenant lineages (covenant-traffic.ts): the wallet set's seed, whose keys own the covenants, and their own seeded
+   * PRNG. A due step is planned before anything else; without this option there are none.
+   */
+  covenants?: { seed: Uint8Array | string; random: () => number; stepIntervalMs?: number };
 }
 
 export interface TrafficKindStats {
@@ -137,6 +146,7 @@ export interface TrafficStats {
   skippedByReason: Record<string, number>;
   refreshFailures: number;
   inFlight: number;
+  covenants: CovenantTrafficStats | null;
 }
 
 export interface TrafficGenerator {
@@ -180,6 +190,8 @@ interface Submission {
   replaces?: string;
   /** Spends an output of the plan's previous submission: skipped when that one was not accepted. */
   requiresPrevious?: boolean;
+  /** Called when the node accepts this submission. */
+  onAccepted?: () => void;
   /** Called when this submission is not accepted (a token plan rolls its model back). */
   onRejected?: () => void;
 }
@@ -450,6 +462,22 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
     return { wallet, built, method: 'submitTransaction', allowOrphan: false };
   }
 
+  const covenantTraffic = options.covenants
+    ? createCovenantTraffic({ wallets, seed: options.covenants.seed, random: options.covenants.random, now: () => clock.now(), stepIntervalMs: options.covenants.stepIntervalMs, usable })
+    : null;
+  /** The due covenant step, or no steps when none is due. */
+  const dueCovenantStep = (): Submission[] => {
+    const next = covenantTraffic?.next();
+    if (!next) return [];
+    if (next.walletFunded) next.wallet.track(next.built);
+    return [{ wallet: next.wallet, built: next.built, method: 'submitTransaction', allowOrphan: false, onAccepted: next.onAccepted, onRejected: next.onRejected }];
+  };
+  const covenant = (): Submission[] => {
+    const steps = dueCovenantStep();
+    if (!steps.length) throw new PlanSkipped('covenant_not_due');
+    return steps;
+  };
+
   const builders: Record<TrafficKind, () => Plan['steps']> = {
     payment: () => payment(),
     fanOut,
@@ -460,6 +488,7 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
     replacement,
     orphan,
     token,
+    covenant,
   };
 
   const chooseKind = (): TrafficKind => {
@@ -500,6 +529,8 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
       );
       if (consolidationPlan) return consolidationPlan;
     }
+    const dueCovenant = covenantTraffic && tryPlan('covenant', dueCovenantStep);
+    if (dueCovenant && dueCovenant.steps.length) return dueCovenant;
     const kind = chooseKind();
     return tryPlan(kind) ?? (kind === 'payment' ? null : tryPlan('payment'));
   };
@@ -519,6 +550,7 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
       }
       counters.accepted += 1;
       counters.byKind[kind].accepted += 1;
+      item.onAccepted?.();
       return true;
     } catch (error) {
       // Also after a timeout or a lost connection: should the node have the transaction after all, spending its inputs
@@ -589,6 +621,7 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
   const refresh = async () => {
     try {
       await wallets.refresh(rpc);
+      await covenantTraffic?.refresh(rpc);
     } catch (error) {
       counters.refreshFailures += 1;
       report(error, 'refresh');
@@ -660,6 +693,7 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
         skippedByReason: { ...counters.skippedByReason },
         refreshFailures: counters.refreshFailures,
         inFlight: inFlight.size,
+        covenants: covenantTraffic?.stats() ?? null,
       };
     },
   };

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { AddressVersion, decodeAddress } from '../kaspa/address';
 import { bytesToHex } from '../kaspa/bytes';
-import { computeMass, transactionStorageMass, transientMass } from '../kaspa/mass';
+import { computeMass, coveringComputeBudget, transactionStorageMass, transientMass } from '../kaspa/mass';
+import { measureInputScriptUnits } from '../kaspa/script-engine';
 import { verifyP2pkInput } from '../kaspa/signing';
 import type { Transaction, UtxoEntry } from '../kaspa/types';
 import type { RpcClient } from '../rpc/client';
@@ -14,6 +15,7 @@ import {
   createWalletSet,
   deriveWalletPrivateKey,
   largestMass,
+  P2PK_V1_COMPUTE_BUDGET,
   storageSafeAmount,
   WalletError,
   type BuiltTransaction,
@@ -158,6 +160,23 @@ describe('transaction building', () => {
     expect(built.inputs).toEqual(chosen);
     expect(built.change?.entry.amount).toBe(14n * KAS - 5n * KAS - built.fee);
     expect(built.transaction.outputs.at(-1)?.scriptPublicKey).toEqual(sender.scriptPublicKey);
+  });
+
+  it('builds version-1 payments whose inputs carry a compute budget covering the script units they use', () => {
+    const set = fundedSet([[{ amount: 3n * KAS }, { amount: 7n * KAS }]]);
+    const [sender, receiver] = set.wallets as [Wallet, Wallet];
+    const built = sender.buildTransaction({ version: 1, payments: [{ to: receiver.address, amount: 8n * KAS }] });
+    expect(built.transaction.version).toBe(1);
+    expect(built.inputs).toHaveLength(2);
+    const entries = built.inputs.map((utxo) => utxo.entry);
+    built.transaction.inputs.forEach((input, inputIndex) => {
+      expect(input.computeBudget).toBe(P2PK_V1_COMPUTE_BUDGET);
+      const { execution, usedScriptUnits } = measureInputScriptUnits({ tx: built.transaction, inputIndex, entries });
+      expect(execution.status).toBe('valid');
+      expect(coveringComputeBudget(usedScriptUnits)).toBe(P2PK_V1_COMPUTE_BUDGET);
+    });
+    const masses = { compute: computeMass(built.transaction), transient: transientMass(built.transaction), storage: built.transaction.storageMass };
+    expect(built.fee).toBeGreaterThanOrEqual(relayFeeFloor(masses).minimumFee);
   });
 
   it('turns a remainder too small for a safe change output into fee', () => {

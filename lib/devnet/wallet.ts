@@ -19,7 +19,9 @@ import { addressToScriptPublicKey, schnorrAddressFromPublicKey, type AddressPref
 import { bytesToHex, concatBytes } from '../kaspa/bytes';
 import {
   computeMass,
+  coveringComputeBudget,
   MINIMUM_RELAY_FEE_SOMPI_PER_KG,
+  SCRIPT_UNITS_PER_SIG_OP,
   STORAGE_MASS_PARAMETER,
   transactionStorageMass,
   transientMass,
@@ -47,6 +49,8 @@ export const P2PK_SIGNATURE_SCRIPT_LENGTH = 66;
 /** rusty-kaspa's signer sets one sig op per P2PK input; consensus checks the committed count against the script. */
 export const P2PK_SIG_OP_COUNT = 1;
 export const DEFAULT_MAX_INPUTS = 60;
+/** A version-1 P2PK input's compute budget: the script units of its one signature check (OP_CHECKSIG). */
+export const P2PK_V1_COMPUTE_BUDGET = coveringComputeBudget(SCRIPT_UNITS_PER_SIG_OP)!;
 /** Pending transactions not settled within this many DAA units (2 minutes at 10 BPS) are presumed dropped. */
 export const DEFAULT_PENDING_TTL_DAA = 1200n;
 
@@ -144,6 +148,8 @@ export interface BuildRequest {
   /** Restricts the automatic choice to these of the wallet's spendable UTXOs. */
   candidates?: readonly SpendableUtxo[];
   payload?: Uint8Array;
+  /** Transaction version: 0 (default) or 1 (Toccata: each input carries P2PK_V1_COMPUTE_BUDGET instead of a sig-op count). */
+  version?: 0 | 1;
   /** Overrides the wallet's fee policy feerate (sompi per gram). */
   feerate?: number;
   /** Pay at least this fee. */
@@ -326,7 +332,7 @@ export class Wallet {
   }
 
   /**
-   * Builds and signs a version-0 transaction paying `payments`, with change back to this wallet when the remainder
+   * Builds and signs a transaction (version 0 unless `request.version` is 1) paying `payments`, with change back to this wallet when the remainder
    * is large enough not to blow the storage mass (otherwise the remainder becomes fee). Throws WalletError.
    */
   buildTransaction(request: BuildRequest = {}): BuiltTransaction {
@@ -357,9 +363,10 @@ export class Wallet {
     const payload = request.payload ?? new Uint8Array(0);
     const minimumFee = request.minimumFee ?? 0n;
     const maxInputs = request.maxInputs ?? DEFAULT_MAX_INPUTS;
+    const version = request.version ?? 0;
 
     if (request.inputs) {
-      const composed = this.#compose([...request.inputs], payments, payload, policy, minimumFee);
+      const composed = this.#compose([...request.inputs], payments, payload, policy, minimumFee, version);
       if (!composed.ok) throw composed.error;
       return this.#sign(composed, [...request.inputs], payments, payload);
     }
@@ -376,7 +383,7 @@ export class Wallet {
       selected.push(candidate);
       selectedTotal += candidate.entry.amount;
       if (selectedTotal <= paymentTotal) continue;
-      const composed = this.#compose(selected, payments, payload, policy, minimumFee);
+      const composed = this.#compose(selected, payments, payload, policy, minimumFee, version);
       if (composed.ok) return this.#sign(composed, selected, payments, payload);
       lastError = composed.error;
       if (composed.error.code === 'mass_too_high') break;
@@ -390,6 +397,7 @@ export class Wallet {
     payload: Uint8Array,
     policy: FeePolicy,
     minimumFee: bigint,
+    version: 0 | 1,
   ): Composition {
     if (inputs.length === 0) return { ok: false, error: new WalletError('insufficient_funds', 'no inputs to spend') };
     const entries = inputs.map((utxo) => utxo.entry);
@@ -400,12 +408,12 @@ export class Wallet {
     }));
     const paymentTotal = paymentOutputs.reduce((sum, output) => sum + output.value, 0n);
     const unsigned = (outputs: TransactionOutput[]): Transaction => ({
-      version: 0,
+      version,
       inputs: inputs.map((utxo) => ({
         previousOutpoint: utxo.outpoint,
         signatureScript: new Uint8Array(0),
         sequence: 0n,
-        sigOpCount: P2PK_SIG_OP_COUNT,
+        ...(version === 0 ? { sigOpCount: P2PK_SIG_OP_COUNT } : { sigOpCount: 0, computeBudget: P2PK_V1_COMPUTE_BUDGET }),
       })),
       outputs,
       lockTime: 0n,
@@ -582,7 +590,7 @@ export class Wallet {
     let minimumFee = old.fee * feeMultiplier + 1n;
     for (let attempt = 0; attempt < 4; attempt++) {
       // The old inputs are spent by the old transaction itself, so they are passed without the spendability check.
-      const replacement = this.#build({ inputs: old.inputs, payments, payload: old.payload, minimumFee }, []);
+      const replacement = this.#build({ inputs: old.inputs, payments, payload: old.payload, minimumFee, version: old.transaction.version === 1 ? 1 : 0 }, []);
       if (replacement.fee * largestMass(old.masses) > old.fee * largestMass(replacement.masses)) {
         record.replacing = true;
         this.#changed();
