@@ -76,7 +76,10 @@ export function submissionOf(tx: Transaction) {
   };
 }
 
-/** A read-form transaction (a template's) in the §2.2 submission form, keeping its mass (the block commits to it). */
+/**
+ * A read-form transaction (a template's) in the §2.2 submission form, keeping its mass (the block commits to it) and
+ * Toccata's compute budgets and covenant bindings (its id commits to them).
+ */
 export function templateSubmission(tx: Json) {
   return {
     version: tx.version,
@@ -85,10 +88,15 @@ export function templateSubmission(tx: Json) {
       signatureScript: input.signatureScript,
       sequence: BigInt(input.sequence as string),
       sigOpCount: input.sigOpCount,
+      ...(input.computeBudget === undefined ? {} : { computeBudget: input.computeBudget }),
     })),
     outputs: (tx.outputs as Json[]).map((output) => {
       const script = output.scriptPublicKey as string;
-      return { value: output.value, scriptPublicKey: { version: Number.parseInt(script.slice(0, 4), 16), script: script.slice(4) } };
+      return {
+        value: output.value,
+        scriptPublicKey: { version: Number.parseInt(script.slice(0, 4), 16), script: script.slice(4) },
+        ...(output.covenant === undefined ? {} : { covenant: output.covenant }),
+      };
     }),
     lockTime: BigInt(tx.lockTime as string),
     subnetworkId: tx.subnetworkId,
