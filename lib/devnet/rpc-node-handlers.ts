@@ -29,14 +29,15 @@ export interface ProcessingCounters {
 }
 
 /**
- * KIP-21 lane proofs come from consensus' sequencing-commitment tree. The handler checks what kaspad checks before
- * asking for the proof (block known, not genesis, on the selected chain, not below the pruning point).
+ * KIP-21 lane proofs come from consensus' sequencing-commitment tree, which checks what kaspad checks (not genesis,
+ * on the selected chain, not below the pruning point, Toccata active) with kaspad's texts; the handler only resolves
+ * the block.
  */
 export interface SeqCommitLaneProver {
   laneProof(blockHash: Hash, laneKey: Hash): GetSeqCommitLaneProofResponse;
 }
 
-/** kaspad's answer for blocks before Toccata's activation: the devnet's consensus has no sequencing commitments yet. */
+/** For handlers built without a consensus that proves lanes: kaspad's answer for a block without Toccata. */
 export const PRE_TOCCATA_LANE_PROVER: SeqCommitLaneProver = {
   laneProof(blockHash) {
     throw new RpcNodeError(`toccata is not active at block ${bytesToHex(blockHash)}`);
@@ -342,14 +343,6 @@ export function createNodeHandlers(options: NodeHandlersOptions): WrpcHandlers {
       networkHashesPerSecond: estimateNetworkHashesPerSecond(windowSize, startHash),
     }),
 
-    getSeqCommitLaneProof: ({ blockHash, laneKey }) => {
-      const info = blockInfo(blockHash);
-      if (blockHash === genesisHex()) throw new RpcNodeError(`block ${blockHash} is genesis and has no selected parent`);
-      if (!info.isChainBlock) throw new RpcNodeError(`block ${blockHash} is not in the selected parent chain`);
-      if (info.ghostdag.blueScore < consensus.getBlock(consensus.pruningPoint())!.ghostdag.blueScore) {
-        throw new RpcNodeError(`block ${blockHash} is too deep (before the current pruning point)`);
-      }
-      return laneProver.laneProof(info.hash, hexToBytes(laneKey));
-    },
+    getSeqCommitLaneProof: ({ blockHash, laneKey }) => laneProver.laneProof(blockInfo(blockHash).hash, hexToBytes(laneKey)),
   };
 }
