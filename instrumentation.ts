@@ -5,6 +5,10 @@ export async function register(): Promise<void> {
     await getRuntime();
     const { installV1RequestResolver } = await import('./lib/runtime/v1-fast-path');
     installV1RequestResolver();
+    const { installKaspaRestNodeHandler } = await import('./lib/runtime/kaspa-rest');
+    installKaspaRestNodeHandler();
+    const { installWsUpgradeHandler } = await import('./lib/stream/install');
+    installWsUpgradeHandler(async () => (await getRuntime()).stream());
   } catch (error) {
     console.error('[dagboard] start-up failed:', error instanceof Error ? error.message : error);
   }

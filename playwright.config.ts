@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { E2E_API_KEY, E2E_COINBASE_MATURITY, E2E_DEVNET_SEED } from './e2e/api/settings';
+import { E2E_API_KEY, E2E_COINBASE_MATURITY, E2E_DEVNET_SEED, E2E_PRUNING_DEPTH, E2E_TOCCATA_ACTIVATION } from './e2e/api/settings';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -47,6 +47,10 @@ export default defineConfig({
       API_KEYS: E2E_API_KEY,
       DEVNET_RPC_PORT: '0',
       DEVNET_COINBASE_MATURITY: String(E2E_COINBASE_MATURITY),
+      DEVNET_TOCCATA_ACTIVATION: String(E2E_TOCCATA_ACTIVATION),
+      DEVNET_PRUNING_DEPTH: String(E2E_PRUNING_DEPTH),
+      // e2e/api/webhooks.spec.ts receives deliveries on loopback.
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     },
   },
 });

@@ -1,8 +1,11 @@
 /**
  * `npm start`: Next's production server behind a node:http front that hands /v1 endpoint requests straight to their
- * endpoints (lib/runtime/v1-fast-path.ts says why and which requests); everything else goes to Next as under
- * `next start`. Options as `next start`: -p/--port (3000), -H/--hostname (all interfaces).
+ * endpoints (lib/runtime/v1-fast-path.ts says why and which requests), /kaspa-rest requests to their handler
+ * (lib/runtime/kaspa-rest.ts) and WebSocket upgrades of /v1/ws to the stream handler (lib/stream/ws.ts); everything
+ * else goes to Next as under `next start`. Options as `next start`: -p/--port (3000; 0 picks a free port, named in the
+ * ready line), -H/--hostname (all interfaces).
  */
+import { EventEmitter } from 'node:events';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import next from 'next';
@@ -15,10 +18,16 @@ const { values } = parseArgs({
 });
 const port = Number(values.port);
 const RESOLVER_KEY = Symbol.for('dagboard.v1-request-resolver');
+const KASPA_REST_KEY = Symbol.for('dagboard.kaspa-rest-node-handler');
+const UPGRADE_KEY = Symbol.for('dagboard.ws-upgrade');
 
-const app = next({ dev: false, hostname: values.hostname ?? 'localhost', port });
+// Next attaches its own upgrade listener to the server of the first request it handles (or to `httpServer`) and, in
+// production, closes every upgrade it does not serve: given an emitter that never emits, it leaves /v1/ws alone, and
+// the listener below hands it the other upgrades.
+const app = next({ dev: false, hostname: values.hostname ?? 'localhost', port, httpServer: new EventEmitter() });
 const handleWithNext = app.getRequestHandler();
 await app.prepare();
+const upgradeWithNext = app.getUpgradeHandler();
 
 const server = createServer((request, response) => {
   const resolve = globalThis[RESOLVER_KEY];
@@ -28,6 +37,10 @@ const server = createServer((request, response) => {
     const queryStart = url.indexOf('?');
     handler = resolve(request.method ?? 'GET', queryStart < 0 ? url : url.slice(0, queryStart));
   }
+  const kaspaRest = globalThis[KASPA_REST_KEY];
+  if (handler === null && kaspaRest !== undefined && (url === '/kaspa-rest' || url.startsWith('/kaspa-rest/') || url.startsWith('/kaspa-rest?'))) {
+    handler = kaspaRest;
+  }
   if (handler === null) {
     handleWithNext(request, response);
     return;
@@ -35,6 +48,20 @@ const server = createServer((request, response) => {
   // The handler answers every failure as a problem response; this only loses a client that went away.
   handler(request, response).catch(() => response.destroy());
 });
+// WebSocket upgrades: GET /v1/ws to lib/stream/ws.ts (installed by instrumentation once the runtime is up; 503
+// before), any other to Next.
+server.on('upgrade', (request, socket, head) => {
+  const url = request.url ?? '/';
+  const queryStart = url.indexOf('?');
+  if ((queryStart < 0 ? url : url.slice(0, queryStart)) !== '/v1/ws') {
+    Promise.resolve(upgradeWithNext(request, socket, head)).catch(() => socket.destroy());
+    return;
+  }
+  const upgrade = globalThis[UPGRADE_KEY];
+  if (upgrade === undefined) socket.end('HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+  else upgrade(request, socket, head);
+});
 server.listen(port, values.hostname, () => {
-  console.log(`[dagboard] ready on http://${values.hostname ?? 'localhost'}:${port}`);
+  // With -p 0 the system picks the port; the line names the one it picked.
+  console.log(`[dagboard] ready on http://${values.hostname ?? 'localhost'}:${server.address().port}`);
 });

@@ -8,10 +8,15 @@
  * mempool, a DAA range, a recent block, transaction and address history as the chain offers them).
  * Figures, printed per sample and summarised at the end:
  *   RSS            the app process's resident set (VmRSS from /proc; the devnet runs on a worker thread in it).
- *   heap           V8 heap used, all isolates, from GET /metrics (`nodejs_heap_size_used_bytes`).
- *   loop lag p99   `nodejs_eventloop_lag_p99_seconds` from GET /metrics (the main thread's event loop).
- *   slope          least-squares slope of RSS and heap over the run in MB per hour, beside the first-half slope (the
- *                  baseline: warm-up growth that should flatten); the goal is flat within noise.
+ *   heap           the main thread's V8 heap in use after its latest major GC, from GET /metrics
+ *                  (`dagboard_heap_after_major_gc_bytes{thread="main"}`): what it retains, without the swing of
+ *                  garbage not yet collected.
+ *   devnet heap    the same for the embedded devnet's thread (`{thread="devnet"}`), which it reports every 10 s.
+ *   loop lag p99   `nodejs_eventloop_lag_p99_seconds` from GET /metrics: the main thread's event loop, p99 over the
+ *                  interval since the previous scrape (prom-client resets its histogram at each scrape).
+ *   slope          least-squares slope of RSS and the heaps over the run in MB per hour, beside the first-half slope
+ *                  (the baseline: warm-up growth that should flatten) and the second half's; the goal is flat within
+ *                  noise.
  *   errors by kind every answer that is not a 2xx, by status, and every failed request, by error code.
  * The first sample is taken once the app is ready; the warm-up minute that follows is not skipped.
  */
@@ -40,6 +45,7 @@ interface Sample {
   atMinutes: number;
   rssMb: number;
   heapMb: number | null;
+  devnetHeapMb: number | null;
   loopLagP99Ms: number | null;
   requests: number;
 }
@@ -52,11 +58,11 @@ function rssMb(pid: number): number {
   return Number(line.split(/\s+/)[1]) / 1024;
 }
 
-/** The sum of a metric family's samples in Prometheus text, or null when the app does not export it. */
-function metricSum(text: string, name: string): number | null {
+/** The sum of a metric family's samples (with `labels` in their label set) in Prometheus text, or null when absent. */
+function metricSum(text: string, name: string, labels = ''): number | null {
   const samples = text
     .split('\n')
-    .filter((line) => line.startsWith(`${name} `) || line.startsWith(`${name}{`))
+    .filter((line) => line.startsWith(`${name} `) || (line.startsWith(`${name}{`) && line.includes(labels)))
     .map((line) => Number(line.slice(line.lastIndexOf(' ') + 1)));
   return samples.length === 0 ? null : samples.reduce((sum, value) => sum + value, 0);
 }
@@ -143,22 +149,24 @@ async function main(): Promise<void> {
     const started = Date.now();
     const ends = started + minutes * 60_000;
     console.log(`soak of ${server.base} for ${minutes} min at ${rate} requests/s, a sample every ${sampleSeconds} s`);
-    console.log(`${'min'.padStart(6)} ${'RSS MB'.padStart(8)} ${'heap MB'.padStart(8)} ${'lag p99 ms'.padStart(11)} ${'requests'.padStart(9)}`);
+    console.log(`${'min'.padStart(6)} ${'RSS MB'.padStart(8)} ${'heap MB'.padStart(8)} ${'devnet MB'.padStart(9)} ${'lag p99 ms'.padStart(11)} ${'requests'.padStart(9)}`);
     const takeSample = async () => {
       const metrics = await scrape(server.base);
-      const heap = metricSum(metrics, 'nodejs_heap_size_used_bytes');
+      const heap = metricSum(metrics, 'dagboard_heap_after_major_gc_bytes', 'thread="main"');
+      const devnetHeap = metricSum(metrics, 'dagboard_heap_after_major_gc_bytes', 'thread="devnet"');
       const lag = metricSum(metrics, 'nodejs_eventloop_lag_p99_seconds');
       const sample: Sample = {
         atMinutes: (Date.now() - started) / 60_000,
         rssMb: rssMb(pid),
         heapMb: heap === null ? null : heap / 2 ** 20,
+        devnetHeapMb: devnetHeap === null ? null : devnetHeap / 2 ** 20,
         loopLagP99Ms: lag === null ? null : lag * 1000,
         requests,
       };
       samples.push(sample);
       const show = (value: number | null, digits: number) => (value === null ? 'n/a' : value.toFixed(digits));
       console.log(
-        `${sample.atMinutes.toFixed(1).padStart(6)} ${sample.rssMb.toFixed(1).padStart(8)} ${show(sample.heapMb, 1).padStart(8)} ${show(sample.loopLagP99Ms, 1).padStart(11)} ${String(requests).padStart(9)}`,
+        `${sample.atMinutes.toFixed(1).padStart(6)} ${sample.rssMb.toFixed(1).padStart(8)} ${show(sample.heapMb, 1).padStart(8)} ${show(sample.devnetHeapMb, 1).padStart(9)} ${show(sample.loopLagP99Ms, 1).padStart(11)} ${String(requests).padStart(9)}`,
       );
     };
     await takeSample();
@@ -189,7 +197,8 @@ async function main(): Promise<void> {
         await refreshRefs(server.base, refs).catch(() => count('refresh failed'));
       }
       if (Date.now() >= nextSample) {
-        nextSample += sampleSeconds * 1000;
+        // A loop that fell behind (a slow scrape on a loaded machine) takes one sample, not one per missed slot.
+        while (nextSample <= Date.now()) nextSample += sampleSeconds * 1000;
         await takeSample();
       }
       due += interval;
@@ -210,15 +219,17 @@ function summarise(samples: readonly Sample[], errors: ReadonlyMap<string, numbe
       return y === null ? [] : [{ x: sample.atMinutes, y }];
     });
   const firstHalf = samples.slice(0, Math.ceil(samples.length / 2));
+  const secondHalf = samples.slice(Math.floor(samples.length / 2));
+  const slopes = (pick: (sample: Sample) => number | null) =>
+    `slope ${slopePerHour(series(pick, samples)).toFixed(1)} MB/h (first half, the baseline: ` +
+    `${slopePerHour(series(pick, firstHalf)).toFixed(1)} MB/h; second half: ${slopePerHour(series(pick, secondHalf)).toFixed(1)} MB/h)`;
   const lags = samples.flatMap((sample) => (sample.loopLagP99Ms === null ? [] : [sample.loopLagP99Ms])).sort((a, b) => a - b);
   const rss = samples.map((sample) => sample.rssMb);
-  console.log(`\n${requests} requests over ${samples.at(-1)?.atMinutes.toFixed(1)} min`);
-  console.log(
-    `RSS   ${rss[0]?.toFixed(1)} → ${rss.at(-1)?.toFixed(1)} MB; slope ${slopePerHour(series((s) => s.rssMb, samples)).toFixed(1)} MB/h (first half, the baseline: ${slopePerHour(series((s) => s.rssMb, firstHalf)).toFixed(1)} MB/h)`,
-  );
-  console.log(
-    `heap  slope ${slopePerHour(series((s) => s.heapMb, samples)).toFixed(1)} MB/h (first half: ${slopePerHour(series((s) => s.heapMb, firstHalf)).toFixed(1)} MB/h)`,
-  );
+  const minutesRun = samples.at(-1)?.atMinutes ?? Number.NaN;
+  console.log(`\n${requests} requests over ${minutesRun.toFixed(1)} min (${(requests / (minutesRun * 60)).toFixed(1)} a second sent)`);
+  console.log(`RSS         ${rss[0]?.toFixed(1)} → ${rss.at(-1)?.toFixed(1)} MB; ${slopes((s) => s.rssMb)}`);
+  console.log(`heap        ${slopes((s) => s.heapMb)}`);
+  console.log(`devnet heap ${slopes((s) => s.devnetHeapMb)}`);
   console.log(`event-loop lag p99 (per sample): median ${percentile(lags, 50).toFixed(1)} ms, worst ${(lags.at(-1) ?? Number.NaN).toFixed(1)} ms`);
   console.log(errors.size === 0 ? 'errors: none' : `errors: ${[...errors].map(([kind, n]) => `${kind} × ${n}`).join(', ')}`);
 }

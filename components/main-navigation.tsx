@@ -10,6 +10,8 @@ const NAVIGATION = [
   { href: pages.mempool(), label: 'Mempool' },
   { href: pages.fees(), label: 'Fees' },
   { href: pages.tokens(), label: 'Tokens' },
+  { href: pages.covenants(), label: 'Covenants' },
+  { href: pages.wallet(), label: 'Wallet' },
   { href: pages.console(), label: 'API console' },
   { href: pages.docs(), label: 'API docs' },
 ] as const;
@@ -21,7 +23,7 @@ function isCurrent(href: string, pathname: string): boolean {
 
 function NavigationLinks({ pathname, vertical }: { pathname: string; vertical: boolean }) {
   return (
-    <ul className={vertical ? 'grid gap-1 text-base' : 'flex gap-4 text-sm whitespace-nowrap'}>
+    <ul className={vertical ? 'grid gap-1 text-base' : 'flex gap-3 text-sm whitespace-nowrap xl:gap-4'}>
       {NAVIGATION.map((item) => {
         const current = isCurrent(item.href, pathname);
         return (

@@ -6,7 +6,7 @@ export function SearchBox({ id = 'site-search' }: { id?: string }) {
   return (
     <Form action={pages.search()} role="search" className="flex min-w-0 flex-1">
       <label htmlFor={id} className="sr-only">
-        Search by transaction id, block hash, address, DAA score or token ticker
+        Search by transaction id, block hash, address, covenant id, DAA score or token ticker
       </label>
       <input
         id={id}
@@ -15,7 +15,7 @@ export function SearchBox({ id = 'site-search' }: { id?: string }) {
         required
         autoComplete="off"
         spellCheck={false}
-        placeholder="Transaction, block, address, DAA score or ticker"
+        placeholder="Transaction, block, address, covenant, DAA score or ticker"
         className="w-full min-w-0 rounded-l-md border border-slate-300 bg-white px-3 py-1.5 text-base sm:text-sm placeholder:text-slate-500 focus:outline-none focus:ring-2 focus:ring-teal-500 dark:border-slate-700 dark:bg-slate-900 dark:placeholder:text-slate-400"
       />
       <button

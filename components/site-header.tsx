@@ -6,7 +6,8 @@ import { SearchBox } from './search-box';
 import { ThemeToggle } from './theme-toggle';
 
 /**
- * The site's header, one wrapping row. From 1024 px: logo, navigation, search, status and theme. Below: logo, status,
+ * The site's header, one wrapping row. From 1024 px: logo, navigation, search, status and theme, on one line (the
+ * navigation's gaps and the search box's minimum narrow below 1280 px so they fit). Below: logo, status,
  * theme and a menu button on the first line, the search box on its own line, and the opened menu under it.
  */
 export function SiteHeader() {
@@ -25,7 +26,7 @@ export function SiteHeader() {
           dagboard
         </Link>
         <MainNavigation />
-        <div className="order-3 w-full lg:order-none lg:w-auto lg:min-w-48 lg:flex-1">
+        <div className="order-3 w-full lg:order-none lg:w-auto lg:min-w-40 lg:flex-1 xl:min-w-48">
           <SearchBox />
         </div>
         <div className="order-1 ml-auto flex items-center gap-2 lg:order-none lg:ml-0">

@@ -98,6 +98,19 @@ export function TransactionLink({ id, full = false, copy = false }: { id: string
   );
 }
 
+/** A covenant (KIP-20 lineage) by its id, marked as one so a covenant-bound output stands out in any list. */
+export function CovenantLink({ id, full = false, copy = false }: { id: string; full?: boolean; copy?: boolean }) {
+  return (
+    <span className="inline-flex min-w-0 items-center gap-1" data-testid="covenant-link">
+      <span className="rounded bg-violet-100 px-1 text-xs font-medium text-violet-900 dark:bg-violet-950 dark:text-violet-200">covenant</span>
+      <Link href={pages.covenant(id)} className={`${LINK_CLASS} break-all`} title={id}>
+        {full ? id : shortHash(id)}
+      </Link>
+      {copy && <CopyButton text={id} label="Copy covenant id" />}
+    </span>
+  );
+}
+
 export function AddressLink({ address, full = false, copy = false }: { address: string; full?: boolean; copy?: boolean }) {
   return (
     <span className="inline-flex min-w-0 items-center">
@@ -164,6 +177,17 @@ export function ServerNowProvider({ now, children }: { now: number; children: Re
 export function useNow(): number | null {
   const serverNow = useContext(ServerNowContext);
   return useSyncExternalStore(subscribeClock, clockSnapshot, () => serverNow);
+}
+
+const subscribeNever = () => () => undefined;
+
+/** False on the server and while hydrating, true once the page runs in the browser. */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(
+    subscribeNever,
+    () => true,
+    () => false,
+  );
 }
 
 /** Relative time that keeps itself current, the absolute UTC time on hover. */

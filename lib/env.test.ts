@@ -34,6 +34,33 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ SERVER_API_KEY: 'two words' })).toThrow(/SERVER_API_KEY/);
   });
 
+  it('reads METRICS_TOKEN as optional, at least 16 visible ASCII characters', () => {
+    expect(parseEnv({}).METRICS_TOKEN).toBeUndefined();
+    expect(parseEnv({ METRICS_TOKEN: '' }).METRICS_TOKEN).toBeUndefined();
+    expect(parseEnv({ METRICS_TOKEN: ' prometheus-scraper-01 ' }).METRICS_TOKEN).toBe('prometheus-scraper-01');
+    for (const bad of ['too-short', 'sixteen chars but spaces']) {
+      expect(() => parseEnv({ METRICS_TOKEN: bad })).toThrow(/METRICS_TOKEN/);
+    }
+  });
+
+  it('reads HISTORY_RETENTION_DAYS and _GB as unset (the mode decides), all (null) or a positive number', () => {
+    const unset = parseEnv({ HISTORY_RETENTION_DAYS: '' });
+    expect([unset.HISTORY_RETENTION_DAYS, unset.HISTORY_RETENTION_GB]).toEqual([undefined, undefined]);
+    const set = parseEnv({ HISTORY_RETENTION_DAYS: ' all ', HISTORY_RETENTION_GB: '2.5' });
+    expect([set.HISTORY_RETENTION_DAYS, set.HISTORY_RETENTION_GB]).toEqual([null, 2.5]);
+    expect(parseEnv({ HISTORY_RETENTION_DAYS: '0.01' }).HISTORY_RETENTION_DAYS).toBe(0.01);
+    for (const bad of ['0', '-1', 'week', 'none']) {
+      expect(() => parseEnv({ HISTORY_RETENTION_DAYS: bad })).toThrow(/HISTORY_RETENTION_DAYS/);
+      expect(() => parseEnv({ HISTORY_RETENTION_GB: bad })).toThrow(/HISTORY_RETENTION_GB/);
+    }
+  });
+
+  it('reads DEVNET_PRUNING_DEPTH as a blue score of at least 100, 400 by default', () => {
+    expect(parseEnv({}).DEVNET_PRUNING_DEPTH).toBe(400);
+    expect(parseEnv({ DEVNET_PRUNING_DEPTH: '5000' }).DEVNET_PRUNING_DEPTH).toBe(5000);
+    for (const bad of ['99', '1.5', 'deep']) expect(() => parseEnv({ DEVNET_PRUNING_DEPTH: bad })).toThrow(/DEVNET_PRUNING_DEPTH/);
+  });
+
   it('reads DEVNET_COINBASE_MATURITY as a positive DAA score count, Kaspa\'s 1000 by default', () => {
     expect(parseEnv({}).DEVNET_COINBASE_MATURITY).toBe(1000);
     expect(parseEnv({ DEVNET_COINBASE_MATURITY: '100' }).DEVNET_COINBASE_MATURITY).toBe(100);

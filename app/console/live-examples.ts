@@ -1,9 +1,15 @@
 /**
  * The API operations with their examples taken from the live chain (server-only): the OpenAPI document through the
  * explorer's in-process path, then a recent transaction, an address with history, a block hash, a DAA range, a mempool
- * transaction and a token ticker, swapped in for the document's placeholder values.
+ * transaction, a token ticker and a covenant id, swapped in for the document's placeholder values.
  */
-import { EXAMPLE_ADDRESS, EXAMPLE_BLOCK_HASH, EXAMPLE_OTHER_ADDRESS, EXAMPLE_TRANSACTION_ID } from '@/lib/api/openapi-examples';
+import {
+  EXAMPLE_ADDRESS,
+  EXAMPLE_BLOCK_HASH,
+  EXAMPLE_COVENANT_ID,
+  EXAMPLE_OTHER_ADDRESS,
+  EXAMPLE_TRANSACTION_ID,
+} from '@/lib/api/openapi-examples';
 import { pageV1 } from '@/lib/runtime/page-support';
 import { operationGroups, withLiveExamples, type OperationGroup } from '@/lib/web/api-operations';
 
@@ -22,6 +28,7 @@ export interface LiveValues {
   daaScoreEnd?: string;
   mempoolTransactionId?: string;
   ticker?: string;
+  covenantId?: string;
 }
 
 async function chainValues(values: LiveValues): Promise<void> {
@@ -68,10 +75,15 @@ async function tokenValue(values: LiveValues): Promise<void> {
   values.ticker = asString(asObject(asArray(asObject(tokens.body).tokens)[0]).ticker);
 }
 
+async function covenantValue(values: LiveValues): Promise<void> {
+  const covenants = await pageV1('GET /v1/covenants', { query: { limit: '1' } });
+  values.covenantId = asString(asObject(asArray(asObject(covenants.body).covenants)[0]).covenantId);
+}
+
 /** Reads each value independently: one missing (no token deployed yet, empty mempool) leaves the others. */
 export async function loadLiveValues(): Promise<LiveValues> {
   const values: LiveValues = {};
-  await Promise.all([chainValues(values), mempoolValue(values), tokenValue(values)]);
+  await Promise.all([chainValues(values), mempoolValue(values), tokenValue(values), covenantValue(values)]);
   return values;
 }
 
@@ -101,6 +113,7 @@ export function liveReplacements(groups: OperationGroup[], values: LiveValues): 
   add(EXAMPLE_BLOCK_HASH, values.blockHash);
   add(EXAMPLE_ADDRESS, values.address);
   add(EXAMPLE_OTHER_ADDRESS, values.otherAddress ?? values.address);
+  add(EXAMPLE_COVENANT_ID, values.covenantId);
   add(parameterExample(groups, 'ticker'), values.ticker);
   add(parameterExample(groups, 'daa_score_start'), values.daaScoreStart);
   add(parameterExample(groups, 'daa_score_end'), values.daaScoreEnd);

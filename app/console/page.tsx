@@ -4,7 +4,7 @@ import { ApiConsole } from '@/components/console/api-console';
 import { LoadingRows } from '@/components/ui';
 import { getRuntime } from '@/lib/runtime';
 import { shareMetadata } from '@/lib/runtime/page-support';
-import { withoutResponseExamples } from '@/lib/web/api-operations';
+import { operationSummaries } from '@/lib/web/api-operations';
 import { pages, parseConsoleRequest } from '@/lib/web/urls';
 import { loadLiveOperations } from './live-examples';
 
@@ -39,7 +39,7 @@ async function LiveConsole({ search }: { search: URLSearchParams }) {
   return (
     <ApiConsole
       key={JSON.stringify(initialRequest)}
-      groups={withoutResponseExamples(groups)}
+      groups={operationSummaries(groups)}
       initialRequest={initialRequest}
       demoApiKey={runtime.api.demoApiKey}
     />

@@ -2,13 +2,14 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Suspense } from 'react';
 import { ApiReference, type ReferenceOverview } from '@/components/docs/api-reference';
+import { LiveAndCompatibility } from '@/components/docs/live-and-compatibility';
 import { DOCUMENT_EXAMPLE_ONLY, groupAnchor } from '@/components/docs/reference';
 import { Prose } from '@/components/docs/prose';
 import { LoadingRows } from '@/components/ui';
 import { DEFAULT_KEY_LIMITS } from '@/lib/api/keys';
 import { formatRu } from '@/lib/api/costs';
 import { pageV1, requestOrigin, shareMetadata } from '@/lib/runtime/page-support';
-import { operationGroups, withLiveExamples, withoutResponseExamples, type OperationGroup } from '@/lib/web/api-operations';
+import { operationGroups, withLiveExamples, operationSummaries, type OperationGroup } from '@/lib/web/api-operations';
 import { formatJson } from '@/lib/web/json-view';
 import { pages, v1Path } from '@/lib/web/urls';
 import { liveReplacements, loadLiveValues } from '../console/live-examples';
@@ -71,7 +72,7 @@ async function LiveReference({
   origin: string;
 }) {
   const values = await loadLiveValues();
-  const groups = withoutResponseExamples(withLiveExamples(documentGroups, liveReplacements(documentGroups, values)), (operation) =>
+  const groups = operationSummaries(withLiveExamples(documentGroups, liveReplacements(documentGroups, values)), (operation) =>
     DOCUMENT_EXAMPLE_ONLY.has(operation.operationId),
   );
   return <ApiReference overview={overview} groups={groups} origin={origin} />;
@@ -123,6 +124,9 @@ export default async function DocsPage() {
               ['errors', 'Errors'],
               ['pagination', 'Pagination'],
               ...documentGroups.map((group) => [groupAnchor(group.tag), group.tag]),
+              ['streams', 'Streams'],
+              ['webhooks-signing', 'Webhook signatures'],
+              ['kaspa-rest', 'api.kaspa.org interface'],
             ].map(([anchor, label]) => (
               <li key={anchor}>
                 <a href={`#${anchor}`} className="doc-link">
@@ -137,6 +141,7 @@ export default async function DocsPage() {
       <Suspense fallback={<LoadingRows rows={12} label="Loading the endpoints" />}>
         <LiveReference overview={overview} documentGroups={documentGroups} origin={origin} />
       </Suspense>
+      <LiveAndCompatibility origin={origin} />
     </main>
   );
 }

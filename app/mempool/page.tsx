@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { MempoolView } from '@/components/mempool/mempool-view';
 import type { NodeMempoolEntry } from '@/lib/api/node-format';
 import { callV1 } from '@/lib/runtime/explorer';
@@ -20,7 +21,12 @@ export default async function MempoolPage() {
   const initial = result.status === 200 ? (result.body as unknown as { mempoolEntries: NodeMempoolEntry[] }).mempoolEntries : null;
   return (
     <main className="mx-auto max-w-7xl space-y-4 px-4 py-6">
-      <h1 className="text-xl font-semibold">Mempool</h1>
+      <div className="flex flex-wrap items-baseline gap-2">
+        <h1 className="text-xl font-semibold">Mempool</h1>
+        <Link href={pages.broadcast()} className="ml-auto text-sm font-medium text-teal-800 underline dark:text-teal-300">
+          Broadcast a signed transaction
+        </Link>
+      </div>
       <MempoolView initialEntries={initial} openedAt={requestTime()} />
     </main>
   );

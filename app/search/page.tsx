@@ -7,7 +7,8 @@ import { pageV1, shareMetadata } from '@/lib/runtime/page-support';
 import { V1_HANDLERS } from '@/lib/runtime/v1-handlers';
 import { formatInteger } from '@/lib/web/format';
 import { pages } from '@/lib/web/urls';
-import { classifyQuery, networkName, type QueryKind } from './search-rules';
+import { resources, type CovenantDetail } from '@/lib/web/resources';
+import { classifyQuery, entitiesText, networkName, type HashEntity, type QueryKind } from './search-rules';
 
 interface Props {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
@@ -36,15 +37,17 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
 }
 
 interface Match {
+  entity: HashEntity;
   href: string;
   label: string;
   detail: string;
 }
 
 async function hashMatches(hash: string): Promise<Match[]> {
-  const [indexed, block] = await Promise.all([
+  const [indexed, block, covenant] = await Promise.all([
     pageV1('GET /v1/transactions/{id}', { params: { id: hash } }),
     pageV1('POST /v1/rpc/getBlock', { body: { hash, includeTransactions: false } }),
+    pageV1(resources.covenant.route, { params: { covenantId: hash } }),
   ]);
   let transaction = indexed.status === 200;
   if (!transaction && indexed.status === 404) {
@@ -54,8 +57,12 @@ async function hashMatches(hash: string): Promise<Match[]> {
     transaction = pending.status === 200;
   }
   const matches: Match[] = [];
-  if (transaction) matches.push({ href: pages.transaction(hash), label: 'Transaction', detail: hash });
-  if (block.status === 200) matches.push({ href: pages.block(hash), label: 'Block', detail: hash });
+  if (transaction) matches.push({ entity: 'transaction', href: pages.transaction(hash), label: 'Transaction', detail: hash });
+  if (block.status === 200) matches.push({ entity: 'block', href: pages.block(hash), label: 'Block', detail: hash });
+  if (covenant.status === 200) {
+    const { state } = (covenant.body as unknown as { covenant: CovenantDetail }).covenant;
+    matches.push({ entity: 'covenant', href: pages.covenant(hash), label: `Covenant (${state})`, detail: hash });
+  }
   return matches;
 }
 
@@ -77,7 +84,7 @@ function Notice({ heading, children }: { heading: string; children: ReactNode })
 function Help() {
   return (
     <ul className="list-disc space-y-1 pl-5">
-      <li>a transaction id or block hash: 64 hexadecimal characters;</li>
+      <li>a transaction id, block hash or covenant id: 64 hexadecimal characters;</li>
       <li>an address, with its network prefix (such as kaspa: or kaspadev:) or without it;</li>
       <li>a DAA score: a whole number, which opens the blocks around it;</li>
       <li>a KRC-20 token ticker: 4 to 6 letters.</li>
@@ -98,7 +105,7 @@ async function resolve(kind: QueryKind): Promise<{ redirectTo: string } | { view
           view: (
             <section aria-label="Matches">
               <p className="text-sm text-slate-700 dark:text-slate-300">
-                This hash names both a transaction and a block. Which did you mean?
+                This hash names {entitiesText(matches.map((match) => match.entity))}. Which did you mean?
               </p>
               <ul className="mt-3 space-y-2" data-testid="search-results">
                 {matches.map((match) => (
@@ -116,9 +123,9 @@ async function resolve(kind: QueryKind): Promise<{ redirectTo: string } | { view
       }
       return {
         view: (
-          <Notice heading="No transaction or block with this hash">
+          <Notice heading="No transaction, block or covenant with this hash">
             <p>
-              Neither the index, the node&apos;s mempool nor the node&apos;s blocks hold <span className="font-mono break-all">{kind.hash}</span>.
+              Neither the index (transactions and covenants), the node&apos;s mempool nor the node&apos;s blocks hold <span className="font-mono break-all">{kind.hash}</span>.
               It may belong to another network, be older than the node&apos;s pruning point, or not exist yet.
             </p>
           </Notice>
@@ -130,7 +137,7 @@ async function resolve(kind: QueryKind): Promise<{ redirectTo: string } | { view
         view: (
           <Notice heading="Incomplete hash">
             <p>
-              Transaction ids and block hashes are 64 hexadecimal characters; this one has {kind.length}. Paste the
+              Transaction ids, block hashes and covenant ids are 64 hexadecimal characters; this one has {kind.length}. Paste the
               whole hash.
             </p>
           </Notice>

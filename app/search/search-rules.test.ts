@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeAddress } from '@/lib/kaspa/address';
-import { classifyQuery } from './search-rules';
+import { classifyQuery, entitiesText } from './search-rules';
 
 const payload = new Uint8Array(32).fill(7);
 const devnet = encodeAddress({ prefix: 'kaspadev', version: 0, payload });
@@ -33,5 +33,14 @@ describe('classifyQuery', () => {
     expect(classifyQuery('deadbeefdeadbeef', 'kaspadev')).toEqual({ kind: 'short-hex', length: 16 });
     expect(classifyQuery('?', 'kaspadev')).toEqual({ kind: 'unknown' });
     expect(classifyQuery('   ', 'kaspadev')).toEqual({ kind: 'empty' });
+  });
+});
+
+describe('entitiesText', () => {
+  it('names what one 64-hex query matched, in the order tried', () => {
+    expect(entitiesText(['covenant'])).toBe('a covenant');
+    expect(entitiesText(['transaction', 'block'])).toBe('a transaction and a block');
+    expect(entitiesText(['transaction', 'block', 'covenant'])).toBe('a transaction, a block and a covenant');
+    expect(entitiesText([])).toBe('nothing');
   });
 });

@@ -1,6 +1,6 @@
 /**
  * What a search query looks like, before anything is looked up: the search page's recognition rules as pure code.
- *   - 64 hex characters: a transaction id or a block hash (the same shape; both are tried);
+ *   - 64 hex characters: a transaction id, a block hash or a covenant id (the same shape; all three are tried);
  *   - other hex of even length ≥ 16: probably a truncated hash;
  *   - digits only: a DAA score;
  *   - a network prefix and colon, or bech32-like text the node's prefix completes: an address;
@@ -62,4 +62,14 @@ export function classifyQuery(query: string, networkPrefix: AddressPrefix): Quer
     if (completed.kind === 'address') return completed;
   }
   return { kind: 'unknown' };
+}
+
+export type HashEntity = 'transaction' | 'block' | 'covenant';
+
+const ARTICLE_NOUNS: Readonly<Record<HashEntity, string>> = { transaction: 'a transaction', block: 'a block', covenant: 'a covenant' };
+
+/** "a transaction and a block", "a transaction, a block and a covenant": what one 64-hex query names. */
+export function entitiesText(entities: readonly HashEntity[]): string {
+  const nouns = entities.map((entity) => ARTICLE_NOUNS[entity]);
+  return nouns.length <= 1 ? (nouns[0] ?? 'nothing') : `${nouns.slice(0, -1).join(', ')} and ${nouns.at(-1)}`;
 }

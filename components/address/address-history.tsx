@@ -120,11 +120,18 @@ export function AddressHistory({
             {acceptedOnly ? '✓ Accepted only' : 'Accepted only'}
           </Link>
           <a
-            href={pages.addressCsv(address, acceptedOnly)}
+            href={pages.addressCsv(address)}
             className="rounded-md border border-slate-300 px-2 py-1 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
             download
           >
             Export CSV
+          </a>
+          <a
+            href={pages.addressCsv(address, { layout: 'koinly' })}
+            className="rounded-md border border-slate-300 px-2 py-1 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+            download
+          >
+            Koinly CSV
           </a>
         </div>
         <p className="text-sm text-slate-600 dark:text-slate-400" aria-live="polite">

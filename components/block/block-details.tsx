@@ -3,9 +3,10 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { ShowApiCall } from '@/components/show-api-call';
-import { BlockLink, Card, CopyButton, ErrorState, Facts, Kas, ScrollArea, TimeAgo, TransactionLink } from '@/components/ui';
+import { AddressLink, BlockLink, Card, CopyButton, ErrorState, Facts, Kas, ScrollArea, TimeAgo, TransactionLink } from '@/components/ui';
 import type { NodeBlock } from '@/lib/api/node-format';
 import { acceptedRootMeaning, LANE_NAMES, lanesTouched } from '@/lib/web/block-lanes';
+import type { BlockMiner } from '@/lib/web/block-miner';
 import { formatInteger } from '@/lib/web/format';
 import { useResource } from '@/lib/web/queries';
 import { resources, type ResultOf } from '@/lib/web/resources';
@@ -152,7 +153,44 @@ function LanesTable({ block }: { block: NodeBlock }) {
   );
 }
 
-export function BlockDetails({ hash, initialData }: { hash: string; initialData: ResultOf<typeof resources.block> }) {
+/** Who mined the block and its subsidy (from its coinbase payload); what its coinbase pays to the merged blocks. */
+function MinerCard({ miner }: { miner: BlockMiner }) {
+  return (
+    <Card title="Miner and reward">
+      <Facts
+        items={[
+          {
+            label: 'Miner',
+            value: miner.address === null ? 'a non-standard script' : <AddressLink address={miner.address} full copy />,
+            hint: 'The address the miner asked to be paid at, from the block’s coinbase payload',
+          },
+          {
+            label: 'Subsidy',
+            value: <span data-testid="block-subsidy"><Kas sompi={miner.subsidy} digits={8} /></span>,
+            hint: 'The block’s subsidy at its DAA score; its miner is paid it, with fees, by the chain block that merges it as blue',
+          },
+          {
+            label: 'Coinbase pays',
+            value: <Kas sompi={miner.coinbasePays} digits={8} />,
+            hint: 'What this block’s coinbase pays: the subsidies and fees of the blue blocks it merges, to their miners',
+          },
+          { label: 'Miner’s tag', value: <span className="font-mono break-all">{miner.extraData === '' ? '—' : miner.extraData}</span> },
+        ]}
+      />
+    </Card>
+  );
+}
+
+/** `miner` is read on the server (blockMiner), which keeps address encoding out of the page's script. */
+export function BlockDetails({
+  hash,
+  initialData,
+  miner,
+}: {
+  hash: string;
+  initialData: ResultOf<typeof resources.block>;
+  miner: BlockMiner | null;
+}) {
   const body = { hash, includeTransactions: true };
   const query = useResource(resources.block, { body }, { initialData, refetchInterval: REFRESH_MS, staleTime: REFRESH_MS });
   const block = query.data?.block ?? initialData.block;
@@ -213,6 +251,8 @@ export function BlockDetails({ hash, initialData }: { hash: string; initialData:
           ]}
         />
       </Card>
+
+      {miner !== null && <MinerCard miner={miner} />}
 
       <Card title="Place in the DAG">
         <div className="space-y-3">

@@ -14,6 +14,8 @@ function block(hash: string, timestamp: number, change: Partial<LiveBlock> = {})
     isChainBlock: null,
     color: null,
     transactions: [],
+    versionOneTransactions: 0,
+    covenantTransactions: 0,
     receivedAt: timestamp,
     ...change,
   };

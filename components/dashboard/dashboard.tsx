@@ -4,6 +4,7 @@ import { useState, useSyncExternalStore } from 'react';
 import { useLiveEvents } from '@/components/live-provider';
 import type { LiveBlock } from '@/lib/runtime/live';
 import { BlockStream } from './block-stream';
+import { CovenantActivity } from './covenant-activity';
 import { createBlockStore } from './block-store';
 import { DagView } from './dag-view';
 import { LatestTransactions } from './latest-transactions';
@@ -30,6 +31,7 @@ export function Dashboard({ network, initialBlocks, ...figures }: DashboardProps
         <BlockStream snapshot={snapshot} />
         <LatestTransactions snapshot={snapshot} />
       </div>
+      <CovenantActivity />
     </main>
   );
 }

@@ -5,17 +5,28 @@ import { useLiveDag, useLiveMempool, useLiveStatus } from '@/components/live-pro
 import { Skeleton } from '@/components/ui';
 import type { NodeDagInfo, NodeFeeEstimate, NodeFeerateBucket } from '@/lib/api/node-format';
 import type { LiveDag, LiveMempool } from '@/lib/runtime/live';
-import { formatFeeRate, formatHashrate, formatInteger, formatWait } from '@/lib/web/format';
+import { formatDuration, formatFeeRate, formatHashrate, formatInteger, formatWait } from '@/lib/web/format';
 import { useResource } from '@/lib/web/queries';
 import { resources } from '@/lib/web/resources';
 
 const FALLBACK_POLL_MS = 5_000;
+/** The supply grows by a block reward ten times a second; the figures show it to a few digits, so a slow poll does. */
+const SUPPLY_POLL_MS = 10_000;
+const SOMPI_PER_KAS = 100_000_000;
+
+function kasAmount(sompi: string): string {
+  return `${formatNumber(Number(sompi) / SOMPI_PER_KAS)} KAS`;
+}
 
 function formatNumber(value: number, digits = 2): string {
   return new Intl.NumberFormat('en', {
     maximumFractionDigits: digits,
     notation: value >= 1e9 ? 'compact' : 'standard',
   }).format(value);
+}
+
+function formatPercent(share: number): string {
+  return new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 0 }).format(share);
 }
 
 function Figure({ label, value, hint }: { label: string; value: ReactNode; hint?: string }) {
@@ -56,6 +67,8 @@ export function NetworkFigures({ initialDagInfo, initialFees, initialDag, initia
     {},
     { initialData: initialFees === null ? undefined : { estimate: initialFees }, refetchInterval: poll },
   );
+  const { data: supply } = useResource(resources.supply, {}, { refetchInterval: SUPPLY_POLL_MS });
+  const reduction = supply?.nextReduction;
   const dag = useLiveDag(initialDag ?? undefined);
   const mempool = useLiveMempool(initialMempool ?? undefined);
   const estimate = fees?.estimate;
@@ -66,11 +79,21 @@ export function NetworkFigures({ initialDagInfo, initialFees, initialDag, initia
       <h2 id="network-figures" className="sr-only">
         Network figures
       </h2>
-      <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4 lg:grid-cols-6">
+      <dl className="grid grid-cols-2 gap-2 sm:grid-cols-3 md:grid-cols-6">
         <Figure label="Virtual DAA score" value={info && formatInteger(info.virtualDaaScore)} hint="The virtual block's difficulty-adjustment score: about one per block." />
         <Figure label="Blue score" value={dag && formatInteger(dag.blueScore)} hint="Blue score of the sink (the virtual's selected parent)." />
         <Figure label="Blocks / s" value={dag && formatNumber(dag.blocksPerSecond)} hint={`Blocks this server received${windowText}.`} />
         <Figure label="Transactions / s" value={dag && formatNumber(dag.txPerSecond)} hint={`Non-coinbase transactions in blocks received${windowText}.`} />
+        <Figure
+          label="Version 1 share"
+          value={dag && (dag.versionOneShare === null ? '—' : formatPercent(dag.versionOneShare))}
+          hint={`Share of those transactions with version 1 (Toccata: compute budgets, covenants)${windowText}.`}
+        />
+        <Figure
+          label="Covenant tx / min"
+          value={dag && formatNumber(dag.covenantTxPerMinute, 1)}
+          hint={`Transactions creating a covenant-bound output (KIP-20: a genesis or a continuation) in blocks received${windowText}.`}
+        />
         <Figure label="Difficulty" value={info && formatNumber(info.difficulty, 3)} />
         <Figure
           label="Hashrate (est.)"
@@ -83,6 +106,26 @@ export function NetworkFigures({ initialDagInfo, initialFees, initialDag, initia
         <Figure label="Fee: normal" value={bucketText(estimate?.normalBuckets[0])} />
         <Figure label="Fee: low" value={bucketText(estimate?.lowBuckets[0])} />
         <Figure label="Tips" value={info && formatInteger(info.tipHashes.length)} hint="Blocks with no children yet: the DAG's current width." />
+        <Figure
+          label="Circulating supply"
+          value={supply && kasAmount(supply.circulatingSompi)}
+          hint="Coins in existence: the node's sum of the rewards paid so far."
+        />
+        <Figure label="Max supply" value={supply && kasAmount(supply.maxSompi)} hint="The most coins there will ever be." />
+        <Figure
+          label="Block reward"
+          value={supply && (supply.blockRewardSompi === null ? '—' : kasAmount(supply.blockRewardSompi))}
+          hint="The subsidy of a block at the virtual DAA score, before fees (the network's schedule)."
+        />
+        <Figure
+          label="Next reward reduction"
+          value={supply && (reduction == null ? '—' : `in ${formatDuration(reduction.estimatedSeconds * 1000)}`)}
+          hint={
+            reduction == null
+              ? 'The reward no longer changes, or the schedule of this network is not known.'
+              : `At DAA score ${formatInteger(reduction.daaScore)} the block reward becomes ${kasAmount(reduction.blockRewardSompi)}; it falls every month, halving each year.`
+          }
+        />
       </dl>
     </section>
   );

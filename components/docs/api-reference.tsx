@@ -1,6 +1,7 @@
 'use client';
 
 import type { OperationGroup, OperationSummary } from '@/lib/web/api-operations';
+import { familyOfProblemCode } from '@/lib/api/problem-families';
 import { DocTable } from './doc-table';
 import { ReferenceEndpoints } from './endpoint-section';
 import { InlineMarkup, PathText, Prose } from './prose';
@@ -96,12 +97,16 @@ export function ApiReference({
             {overview.problemExample}
           </pre>
         )}
-        <DocTable caption="Error codes" columns={[{ label: 'Status' }, { label: 'code' }, { label: 'title' }]}>
+        <DocTable
+          caption="Error codes"
+          columns={[{ label: 'Status' }, { label: 'code' }, { label: 'title' }, { label: 'Answered by' }]}
+        >
           {overview.problemExamples.map((example) => (
             <tr key={example.code} id={`error-${example.code}`}>
               <td className="font-mono">{example.status}</td>
               <td className="font-mono">{example.code}</td>
               <td>{example.title}</td>
+              <td>{familyOfProblemCode(example.code)?.label ?? 'the calls that name it'}</td>
             </tr>
           ))}
         </DocTable>
@@ -116,11 +121,11 @@ export function ApiReference({
         </p>
         <ul className="list-disc space-y-2 pl-5">
           {paged.map((operation) => (
-            <li key={operation.operationId} className="space-y-1">
+            <li key={operation.operationId}>
               <a href={`#${operation.operationId}`} className="doc-link font-mono text-sm">
                 {operation.method} <PathText path={operation.path} />
-              </a>
-              <Prose text={operation.description} />
+              </a>{' '}
+              <span className="text-sm">{operation.summary}</span>
             </li>
           ))}
         </ul>

@@ -2,16 +2,17 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { FieldSpec, OperationGroup, OperationSummary } from '@/lib/web/api-operations';
 import { abbreviateArrays, formatJson } from '@/lib/web/json-view';
 import { ApiProblem, fetchResource } from '@/lib/web/queries';
 import type { AnyResource } from '@/lib/web/resources';
 import { curlSnippet } from '@/lib/web/request-snippets';
 import { absoluteUrl, pages, v1Path, type ConsoleRequest } from '@/lib/web/urls';
+import { useHydrated } from '../ui';
 import { DocTable } from './doc-table';
 import { InlineMarkup, PathText, Prose } from './prose';
-import { DOCUMENT_EXAMPLE_ONLY, groupAnchor } from './reference';
+import { DOCUMENT_EXAMPLE_ONLY, familyLabel, groupAnchor, listText } from './reference';
 
 const EXAMPLE_ARRAY_ITEMS = 2;
 
@@ -121,7 +122,7 @@ function ExampleResponse({ operation, request }: { operation: ReferenceOperation
   );
 }
 
-function EndpointSection({ operation, origin }: { operation: ReferenceOperation; origin: string }) {
+function EndpointSection({ operation, origin, hydrated }: { operation: ReferenceOperation; origin: string; hydrated: boolean }) {
   const request = exampleRequest(operation);
   return (
     <section
@@ -146,6 +147,16 @@ function EndpointSection({ operation, origin }: { operation: ReferenceOperation;
         </Link>
       </p>
       <Prose text={operation.description} />
+      {hydrated && <EndpointDetails operation={operation} origin={origin} />}
+    </section>
+  );
+}
+
+/** Parameters, body, example request and answer, and error codes: drawn in the browser from the page's data. */
+function EndpointDetails({ operation, origin }: { operation: ReferenceOperation; origin: string }) {
+  const request = exampleRequest(operation);
+  return (
+    <>
       {operation.parameters.length > 0 && <FieldTable fields={operation.parameters} caption="Parameters" />}
       {operation.body !== undefined && (
         <FieldTable
@@ -160,23 +171,32 @@ function EndpointSection({ operation, origin }: { operation: ReferenceOperation;
         </pre>
       </div>
       <ExampleResponse operation={operation} request={request} />
-      {operation.problemCodes.length > 0 && (
-        <p className="doc-note">
-          <a href="#errors" className="doc-link">
-            Error codes
-          </a>
-          : <span className="font-mono">{operation.problemCodes.join(', ')}</span>
-        </p>
-      )}
-    </section>
+      <p className="doc-note">
+        <a href="#errors" className="doc-link">
+          Error codes
+        </a>
+        : those of {listText(operation.problemFamilies.map((id) => familyLabel(id)))}
+        {operation.ownProblemCodes.length > 0 && (
+          <>
+            , and <span className="font-mono">{operation.ownProblemCodes.join(', ')}</span>
+          </>
+        )}
+      </p>
+    </>
   );
 }
 
 /**
  * Every operation of the reference, grouped by the document's tags. A client component so that the page carries the
- * operations as data once (rendered to HTML on the server all the same), not a second copy of their markup.
+ * operations as data once; the server renders each operation's heading and description, the browser its details,
+ * which keeps the reference's HTML small as operations are added.
  */
 export function ReferenceEndpoints({ groups, origin }: { groups: OperationGroup<OperationSummary>[]; origin: string }) {
+  const hydrated = useHydrated();
+  useEffect(() => {
+    // The details grew the page after the browser scrolled to the link's anchor: scroll to it again.
+    if (hydrated && window.location.hash.length > 1) document.getElementById(decodeURIComponent(window.location.hash.slice(1)))?.scrollIntoView();
+  }, [hydrated]);
   return (
     <>
       {groups.map((group) => (
@@ -191,7 +211,7 @@ export function ReferenceEndpoints({ groups, origin }: { groups: OperationGroup<
           </h2>
           <Prose text={group.description} />
           {group.operations.map((operation) => (
-            <EndpointSection key={operation.operationId} operation={operation} origin={origin} />
+            <EndpointSection key={operation.operationId} operation={operation} origin={origin} hydrated={hydrated} />
           ))}
         </section>
       ))}

@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { IChartApi, ISeriesApi, MouseEventParams, Time } from 'lightweight-charts';
 import type { TokenCandle } from '@/lib/web/resources';
-import { chartTime, useChartPalette, type ChartPalette } from './chart-theme';
+import { chartTime, themeOptions, useChartPalette, type ChartPalette } from './chart-theme';
 import type { ChartCurrency } from './chart-view';
 import { kasText, pricePrecision, priceText, usdText } from './token-format';
 
@@ -41,12 +41,7 @@ interface ChartParts {
 }
 
 function applyPalette(parts: ChartParts, palette: ChartPalette): void {
-  parts.chart.applyOptions({
-    layout: { background: { color: 'transparent' }, textColor: palette.text },
-    grid: { vertLines: { visible: false }, horzLines: { color: palette.grid } },
-    rightPriceScale: { borderColor: palette.border },
-    timeScale: { borderColor: palette.border },
-  });
+  parts.chart.applyOptions(themeOptions(palette));
   parts.candles.applyOptions({
     upColor: palette.up,
     downColor: palette.down,

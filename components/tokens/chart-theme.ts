@@ -14,6 +14,8 @@ export interface ChartPalette {
   holders: string;
   mints: string;
   transfers: string;
+  /** The wallet page's balance line, a 6-digit hex color (the area fill appends an alpha). */
+  balance: string;
 }
 
 const LIGHT: ChartPalette = {
@@ -27,6 +29,7 @@ const LIGHT: ChartPalette = {
   holders: '#0f766e',
   mints: '#2563eb',
   transfers: '#a16207',
+  balance: '#0f766e',
 };
 
 const DARK: ChartPalette = {
@@ -40,6 +43,7 @@ const DARK: ChartPalette = {
   holders: '#2dd4bf',
   mints: '#60a5fa',
   transfers: '#fbbf24',
+  balance: '#2dd4bf',
 };
 
 function subscribeTheme(listener: () => void): () => void {
@@ -56,6 +60,17 @@ export function useChartPalette(): ChartPalette {
     () => false,
   );
   return dark ? DARK : LIGHT;
+}
+
+/** The chart-wide options that follow the theme: text, grid and borders. */
+export function themeOptions(palette: ChartPalette) {
+  return {
+    layout: { background: { color: 'transparent' }, textColor: palette.text },
+    grid: { vertLines: { visible: false }, horzLines: { color: palette.grid } },
+    leftPriceScale: { borderColor: palette.border },
+    rightPriceScale: { borderColor: palette.border },
+    timeScale: { borderColor: palette.border },
+  };
 }
 
 /** The chart library's time (UTC seconds) from epoch milliseconds. */

@@ -1,9 +1,9 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
 import type { IChartApi, ISeriesApi, Time } from 'lightweight-charts';
 import type { TokenStatsItem } from '@/lib/web/resources';
-import { chartTime, useChartPalette, type ChartPalette } from './chart-theme';
+import { chartTime, themeOptions, useChartPalette, type ChartPalette } from './chart-theme';
+import { useChart } from './use-chart';
 
 const LINES = [
   { key: 'h', label: 'Holders', color: 'holders', scale: 'left' },
@@ -16,14 +16,26 @@ interface ChartParts {
   lines: ISeriesApi<'Line'>[];
 }
 
-function apply(parts: ChartParts, stats: readonly TokenStatsItem[], palette: ChartPalette): void {
-  parts.chart.applyOptions({
-    layout: { background: { color: 'transparent' }, textColor: palette.text },
-    grid: { vertLines: { visible: false }, horzLines: { color: palette.grid } },
-    leftPriceScale: { borderColor: palette.border },
-    rightPriceScale: { borderColor: palette.border },
-    timeScale: { borderColor: palette.border },
+function build({ createChart, LineSeries }: typeof import('lightweight-charts'), element: HTMLElement): ChartParts {
+  const chart = createChart(element, {
+    autoSize: true,
+    timeScale: { timeVisible: true, secondsVisible: false },
+    leftPriceScale: { visible: true },
+    localization: { locale: 'en' },
   });
+  const lines = LINES.map((line) =>
+    chart.addSeries(LineSeries, {
+      priceScaleId: line.scale,
+      lineWidth: 2,
+      title: line.label,
+      priceFormat: { type: 'price', precision: 0, minMove: 1 },
+    }),
+  );
+  return { chart, lines };
+}
+
+function apply(parts: ChartParts, stats: readonly TokenStatsItem[], palette: ChartPalette): void {
+  parts.chart.applyOptions(themeOptions(palette));
   LINES.forEach((line, index) => {
     const series = parts.lines[index];
     if (series === undefined) return;
@@ -34,55 +46,8 @@ function apply(parts: ChartParts, stats: readonly TokenStatsItem[], palette: Cha
 
 /** Cumulative holders (left scale), mints and transfers (right scale) per bucket. */
 export function StatsChart({ stats }: { stats: readonly TokenStatsItem[] }) {
-  const container = useRef<HTMLDivElement>(null);
-  const parts = useRef<ChartParts | null>(null);
+  const container = useChart(build, apply, stats);
   const palette = useChartPalette();
-  const latest = useRef({ stats, palette });
-  const [ready, setReady] = useState(false);
-
-  useEffect(() => {
-    latest.current = { stats, palette };
-  }, [stats, palette]);
-
-  useEffect(() => {
-    let disposed = false;
-    let remove: (() => void) | undefined;
-    void import('lightweight-charts').then(({ createChart, LineSeries }) => {
-      const element = container.current;
-      if (disposed || element === null) return;
-      const chart = createChart(element, {
-        autoSize: true,
-        timeScale: { timeVisible: true, secondsVisible: false },
-        leftPriceScale: { visible: true },
-        localization: { locale: 'en' },
-      });
-      const lines = LINES.map((line) =>
-        chart.addSeries(LineSeries, {
-          priceScaleId: line.scale,
-          lineWidth: 2,
-          title: line.label,
-          priceFormat: { type: 'price', precision: 0, minMove: 1 },
-        }),
-      );
-      parts.current = { chart, lines };
-      apply(parts.current, latest.current.stats, latest.current.palette);
-      chart.timeScale().fitContent();
-      setReady(true);
-      remove = () => chart.remove();
-    });
-    return () => {
-      disposed = true;
-      parts.current = null;
-      remove?.();
-    };
-  }, []);
-
-  useEffect(() => {
-    if (parts.current === null) return;
-    apply(parts.current, stats, palette);
-    parts.current.chart.timeScale().fitContent();
-  }, [stats, palette, ready]);
-
   const last = stats.at(-1);
   return (
     <figure aria-label="Holders, mints and transfers over time (cumulative)">

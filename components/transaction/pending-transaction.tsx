@@ -69,6 +69,9 @@ export function PendingTransaction({ id, entry, krc20 }: { id: string; entry: No
             previousIndex: input.previousOutpoint.index,
             amount: null,
             address: null,
+            computeBudget: transaction.version >= 1 ? (input.computeBudget ?? 0) : null,
+            sigOpCount: input.sigOpCount,
+            previousCovenantId: null,
           }))}
         />
       </Card>
@@ -79,6 +82,7 @@ export function PendingTransaction({ id, entry, krc20 }: { id: string; entry: No
             amount: output.value,
             address: output.verboseData?.scriptPublicKeyAddress ?? null,
             type: output.verboseData?.scriptPublicKeyType ?? null,
+            covenant: output.covenant ?? null,
           }))}
         />
       </Card>

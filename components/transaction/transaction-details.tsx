@@ -5,6 +5,7 @@ import { useLiveEvents } from '@/components/live-provider';
 import { ShowApiCall } from '@/components/show-api-call';
 import { BlockLink, Card, CopyButton, ErrorState, Facts, Kas, TimeAgo } from '@/components/ui';
 import type { IndexedTransactionView } from '@/lib/api/indexed-format';
+import { LANE_NAMES, laneShapeOf } from '@/lib/web/block-lanes';
 import { formatInteger } from '@/lib/web/format';
 import { useResource } from '@/lib/web/queries';
 import { resources, type ResultOf } from '@/lib/web/resources';
@@ -23,6 +24,10 @@ const SETTLED_CONFIRMATIONS = 1_000;
 
 function isSettled(transaction: IndexedTransactionView | undefined): boolean {
   return transaction !== undefined && transaction.isAccepted && transaction.confirmations > SETTLED_CONFIRMATIONS;
+}
+
+function massText(mass: string | null): string {
+  return mass === null ? 'not recorded' : `${formatInteger(mass)} g`;
 }
 
 function feeOf(transaction: IndexedTransactionView): bigint | null {
@@ -152,8 +157,28 @@ export function TransactionDetails({
             },
             { label: 'Fee rate', value: feeRateText(fee, mass), hint: 'Fee divided by mass' },
             { label: 'Mass', value: `${formatInteger(mass)} g`, hint: 'The transaction mass (grams) block space and fees are measured in' },
+            {
+              label: 'Storage / compute mass',
+              value: `${massText(transaction.storageMass)} / ${massText(transaction.computeMass)}`,
+              hint: 'Storage mass: the UTXO-set space the outputs take (KIP-9), committed by the transaction; compute mass: the work to validate it',
+            },
+            {
+              label: 'Version',
+              value: <span data-testid="transaction-version">{transaction.version}</span>,
+              hint: 'Version 1 transactions (Toccata) carry per-input compute budgets and covenant bindings',
+            },
+            { label: 'Gas', value: formatInteger(transaction.gas), hint: 'Gas the transaction commits to its lane (0 on the native lane)' },
             { label: 'Hash', value: <span className="font-mono break-all">{transaction.hash}</span> },
-            { label: 'Subnetwork', value: <span className="font-mono break-all">{transaction.subnetworkId}</span> },
+            {
+              label: 'Lane (subnetwork)',
+              value: (
+                <span className="break-all">
+                  <span className="font-mono">{transaction.subnetworkId}</span>{' '}
+                  <span className="text-slate-600 dark:text-slate-400">({LANE_NAMES[laneShapeOf(transaction.subnetworkId)]})</span>
+                </span>
+              ),
+              hint: 'The subnetwork id is the transaction’s sequencing lane (KIP-21)',
+            },
           ]}
         />
       </Card>
@@ -168,6 +193,9 @@ export function TransactionDetails({
             previousIndex: input.previousOutput.index,
             amount: input.previousOutput.amount,
             address: input.previousOutput.scriptPublicKeyAddress,
+            computeBudget: transaction.version >= 1 ? input.computeBudget : null,
+            sigOpCount: input.sigOpCount,
+            previousCovenantId: input.previousOutput.covenantId,
           }))}
         />
       </Card>
@@ -179,6 +207,7 @@ export function TransactionDetails({
             amount: output.amount,
             address: output.scriptPublicKeyAddress,
             type: output.scriptPublicKeyType,
+            covenant: output.covenant,
           }))}
         />
       </Card>

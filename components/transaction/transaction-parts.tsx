@@ -1,7 +1,7 @@
 'use client';
 
 import type { ReactNode } from 'react';
-import { AddressLink, Card, Kas, ScrollArea, TransactionLink } from '@/components/ui';
+import { AddressLink, Card, CovenantLink, Kas, ScrollArea, TransactionLink } from '@/components/ui';
 import { formatFeeRate, formatInteger } from '@/lib/web/format';
 import type { DecodedKrc20 } from './krc20-operation';
 
@@ -35,6 +35,18 @@ export interface OutputRow {
   amount: string;
   address: string | null;
   type: string | null;
+  /** KIP-20: the covenant the output is bound to and the input that authorizes it. */
+  covenant: { authorizingInput: number; covenantId: string } | null;
+}
+
+function CovenantBinding({ binding }: { binding: OutputRow['covenant'] }) {
+  if (binding === null) return <span className="text-slate-500 dark:text-slate-400">—</span>;
+  return (
+    <span className="inline-flex flex-wrap items-center gap-x-2">
+      <CovenantLink id={binding.covenantId} />
+      <span className="text-xs text-slate-600 dark:text-slate-400">by input {binding.authorizingInput}</span>
+    </span>
+  );
 }
 
 export function OutputsTable({ outputs }: { outputs: readonly OutputRow[] }) {
@@ -47,6 +59,7 @@ export function OutputsTable({ outputs }: { outputs: readonly OutputRow[] }) {
             <th scope="col" className="py-1 pr-3 font-medium">#</th>
             <th scope="col" className="py-1 pr-3 font-medium">Address</th>
             <th scope="col" className="py-1 pr-3 font-medium">Script</th>
+            <th scope="col" className="py-1 pr-3 font-medium">Covenant</th>
             <th scope="col" className="py-1 text-right font-medium">Amount</th>
           </tr>
         </thead>
@@ -58,6 +71,9 @@ export function OutputsTable({ outputs }: { outputs: readonly OutputRow[] }) {
                 {output.address === null ? <span className="text-slate-500 dark:text-slate-400">no address form</span> : <AddressLink address={output.address} copy />}
               </td>
               <td data-label="Script" className="py-1 pr-3">{output.type ?? '—'}</td>
+              <td data-label="Covenant" className="py-1 pr-3" data-testid="output-covenant">
+                <CovenantBinding binding={output.covenant} />
+              </td>
               <td data-label="Amount" className="py-1 text-right">
                 <Kas sompi={output.amount} digits={8} />
               </td>
@@ -75,6 +91,21 @@ export interface InputRow {
   previousIndex: number;
   amount: string | null;
   address: string | null;
+  /** Version 1: the script units committed for the input, in units of 10,000; null for version 0. */
+  computeBudget: number | null;
+  /** Version 0: the signature operations committed for the input. */
+  sigOpCount: number;
+  /** The covenant the spent output was bound to, when known. */
+  previousCovenantId: string | null;
+}
+
+function BudgetText({ input }: { input: InputRow }) {
+  if (input.computeBudget === null) return <>{input.sigOpCount} sig op{input.sigOpCount === 1 ? '' : 's'}</>;
+  return (
+    <span title={`${formatInteger(input.computeBudget * 10_000)} script units`}>
+      {formatInteger(input.computeBudget)} <span className="text-xs text-slate-600 dark:text-slate-400">× 10,000 units</span>
+    </span>
+  );
 }
 
 export function InputsTable({ inputs }: { inputs: readonly InputRow[] }) {
@@ -88,6 +119,7 @@ export function InputsTable({ inputs }: { inputs: readonly InputRow[] }) {
             <th scope="col" className="py-1 pr-3 font-medium">#</th>
             <th scope="col" className="py-1 pr-3 font-medium">Spends output</th>
             <th scope="col" className="py-1 pr-3 font-medium">From address</th>
+            <th scope="col" className="py-1 pr-3 font-medium">Budget</th>
             <th scope="col" className="py-1 text-right font-medium">Amount</th>
           </tr>
         </thead>
@@ -100,7 +132,22 @@ export function InputsTable({ inputs }: { inputs: readonly InputRow[] }) {
                 <span className="text-slate-500 dark:text-slate-400">:{input.previousIndex}</span>
               </td>
               <td data-label="From address" className="py-1 pr-3">
-                {input.address === null ? <span className="text-slate-500 dark:text-slate-400">unknown</span> : <AddressLink address={input.address} copy />}
+                <span className="flex flex-col gap-0.5">
+                  {input.address === null ? (
+                    <span
+                      className="text-slate-500 dark:text-slate-400"
+                      title="The spent output was created before the indexed history begins: in a pruned node's imported UTXO set, or on the devnet in its genesis bootstrap."
+                    >
+                      not indexed
+                    </span>
+                  ) : (
+                    <AddressLink address={input.address} copy />
+                  )}
+                  {input.previousCovenantId !== null && <CovenantLink id={input.previousCovenantId} />}
+                </span>
+              </td>
+              <td data-label="Budget" className="py-1 pr-3 whitespace-nowrap tabular-nums" data-testid="input-budget">
+                <BudgetText input={input} />
               </td>
               <td data-label="Amount" className="py-1 text-right">{input.amount === null ? '—' : <Kas sompi={input.amount} digits={8} />}</td>
             </tr>

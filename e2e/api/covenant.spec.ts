@@ -14,10 +14,14 @@ import { transactionId } from '../../lib/kaspa/transaction';
 import type { Transaction } from '../../lib/kaspa/types';
 import { transactionToRpc } from '../../lib/rpc/convert-transaction';
 import { stringifyJson } from '../../lib/rpc/json';
+import { pages } from '../../lib/web/urls';
 import { COINBASE_MATURITY, FEE, spend, walletAddress, type Utxo } from '../devnet-wallet';
+import { expectSameStretch, limits, SETTLE_MS, walkBackward, walkForward, type Item } from './history-walk';
 import { dagInfo, json, keyed, post } from './support';
 
 type Json = Record<string, unknown>;
+
+const TEN_KAS = 10n * 100_000_000n;
 
 async function submit(request: APIRequestContext, tx: Transaction) {
   return request.post('/v1/rpc/submitTransaction', {
@@ -44,6 +48,18 @@ async function untilAccepted(request: APIRequestContext, id: string): Promise<Js
 }
 
 test.describe.configure({ mode: 'serial' });
+
+/** The test's own covenant, once the first test made it: its id and its lineage, oldest first. */
+let made: { covenantId: string; lineage: string[]; lastState: Json } | undefined;
+
+/** A full walk forward and back with one page size; returns both walks' items, newest first. */
+async function walkBothWays(request: APIRequestContext, path: string, limit: number): Promise<{ forward: Item[]; backward: Item[] }> {
+  const forward = await walkForward(request, path, [limit], 10_000);
+  expect(forward.reachedEnd).toBe(true);
+  const oldest = forward.items.at(-1)!;
+  const backward = [...(await walkBackward(request, path, [limit], oldest)), oldest];
+  return { forward: forward.items, backward };
+}
 
 test.describe('a KIP-20 covenant on the live devnet (Toccata from genesis)', () => {
   test('a key made here funds a counter covenant, whose genesis and two continuations go through POST /v1/rpc/submitTransaction and are accepted', async ({
@@ -86,7 +102,9 @@ test.describe('a KIP-20 covenant on the live devnet (Toccata from genesis)', () 
           isCoinbase: false,
         },
       },
-      amount: 10n * 100_000_000n,
+      // The e2e wallet's outputs vary in size (the traffic spends it too): the covenant holds half the funding, at most
+      // 10 KAS.
+      amount: BigInt(funding!.amount) / 2n < TEN_KAS ? BigInt(funding!.amount) / 2n : TEN_KAS,
       fee: FEE,
       privateKey: ownerKey,
     });
@@ -125,5 +143,112 @@ test.describe('a KIP-20 covenant on the live devnet (Toccata from genesis)', () 
       expect.objectContaining({ outpoint: { transactionId: lastId, index: 0 }, covenantId, isCoinbase: false }),
     ]);
     expect(await utxosOf(request, scriptPublicKeyToAddress(covenantScriptPublicKey(template, 1), 'kaspadev')!)).toEqual([]);
+    const [lastState] = await utxosOf(request, stateAddress);
+    made = { covenantId, lineage: lineage.map((tx) => bytesToHex(transactionId(tx))), lastState: lastState as unknown as Json };
+  });
+
+  test('the covenant is indexed: GET /v1/covenants/{id} with its current UTXO, and GET /v1/covenants lists it', async ({ request }) => {
+    test.setTimeout(120_000);
+    expect(made, 'the first test made a covenant').toBeDefined();
+    const { covenantId, lineage, lastState } = made!;
+    const covenant = async () => {
+      const response = await request.get(`/v1/covenants/${covenantId}`, { headers: keyed });
+      return response.status() === 200 ? (await json<{ covenant: Json }>(response)).covenant : undefined;
+    };
+    await expect.poll(async () => (await covenant())?.lastTransactionId, { timeout: 60_000 }).toBe(lineage.at(-1));
+    const read = (await covenant())!;
+    expect(read).toMatchObject({
+      covenantId,
+      genesisTransactionId: lineage[0],
+      state: 'active',
+      utxoCount: 1,
+      currentUtxos: [lastState],
+    });
+    expect(read.createdAt as number).toBeLessThanOrEqual(read.lastActivityAt as number);
+    // Newest activity first: walk the list until the covenant turns up (other covenants keep moving ahead of it).
+    const listed = await walkCovenantList(request, covenantId);
+    expect(listed).toMatchObject({ covenantId, genesisTransactionId: lineage[0], state: 'active', utxoCount: 1 });
+    const unknown = await request.get(`/v1/covenants/${'0'.repeat(64)}`, { headers: keyed });
+    expect(unknown.status()).toBe(404);
+    expect(await unknown.json()).toMatchObject({ code: 'covenant_not_found' });
+  });
+
+  test('its transaction page links the binding to its covenant page, which shows the genesis and both continuations', async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    const { covenantId, lineage } = made!;
+    await page.goto(pages.transaction(lineage[1]!));
+    await expect(page.getByTestId('transaction-version')).toHaveText('1');
+    await expect(page.getByTestId('output-covenant').getByRole('link').first()).toHaveAttribute('href', pages.covenant(covenantId));
+    await page.goto(pages.covenant(covenantId));
+    await expect(page.getByTestId('covenant-id')).toContainText(covenantId);
+    const rows = page.getByTestId('lineage-row');
+    await expect(rows).toHaveCount(lineage.length, { timeout: 30_000 });
+    expect(await rows.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-txid')))).toEqual(
+      [...lineage].reverse(),
+    );
+    await expect(page.locator('[data-testid=lineage-row][data-kind=genesis]')).toHaveCount(1);
+    await expect(page.locator('[data-testid=lineage-row][data-kind=continuation]')).toHaveCount(2);
+  });
+
+  test('its lineage walked forward and back with every limit from 1 to 100 returns each transaction once, in order, while blocks keep arriving', async ({
+    request,
+  }) => {
+    test.setTimeout(600_000);
+    const { covenantId, lineage } = made!;
+    const path = `/v1/covenants/${covenantId}/transactions`;
+    const scoreBefore = BigInt((await dagInfo(request)).virtualDaaScore);
+    for (const limit of limits(31)) {
+      const { forward, backward } = await walkBothWays(request, path, limit);
+      expect(new Set(forward.map((item) => item.id))).toEqual(new Set(lineage));
+      expect(forward.map((item) => item.id)).toHaveLength(lineage.length);
+      expect(backward.map((item) => item.id)).toEqual(forward.map((item) => item.id));
+      // The genesis is the oldest of the lineage, the last continuation its newest.
+      expect(forward.at(-1)!.id).toBe(lineage[0]);
+      expect(forward[0]!.id).toBe(lineage.at(-1));
+    }
+    expect(BigInt((await dagInfo(request)).virtualDaaScore)).toBeGreaterThan(scoreBefore);
+  });
+
+  test('a lineage the devnet traffic grows pages the same way while it grows', async ({ request }) => {
+    test.setTimeout(300_000);
+    const longest = await longestTrafficLineage(request);
+    expect(longest.length, 'the devnet traffic continued a covenant').toBeGreaterThanOrEqual(3);
+    const path = `/v1/covenants/${longest.covenantId}/transactions`;
+    for (const limit of [1, 2, 3, 100, ...limits(37).slice(0, 6)]) {
+      const { forward, backward } = await walkBothWays(request, path, limit);
+      expectSameStretch(forward, backward, forward[0]!.time - SETTLE_MS);
+    }
   });
 });
+
+async function walkCovenantList(request: APIRequestContext, covenantId: string): Promise<Json | undefined> {
+  let cursor: string | undefined;
+  for (let read = 0; read < 200; read++) {
+    const query = new URLSearchParams({ limit: '100', ...(cursor ? { starting_after: cursor } : {}) });
+    const page = await json<{ covenants: Json[]; metadata: { hasMore: boolean; count: number } }>(
+      await request.get(`/v1/covenants?${query}`, { headers: keyed }),
+    );
+    expect(page.metadata.count).toBe(page.covenants.length);
+    const found = page.covenants.find((item) => item.covenantId === covenantId);
+    if (found || !page.metadata.hasMore) return found;
+    cursor = page.covenants.at(-1)!.covenantId as string;
+  }
+  return undefined;
+}
+
+/** Among the most recently active covenants, the one with the longest lineage (up to 100 counted). */
+async function longestTrafficLineage(request: APIRequestContext): Promise<{ covenantId: string; length: number }> {
+  const { covenants } = await json<{ covenants: { covenantId: string }[] }>(
+    await request.get('/v1/covenants?limit=20', { headers: keyed }),
+  );
+  let longest = { covenantId: '', length: 0 };
+  for (const { covenantId } of covenants) {
+    const { metadata } = await json<{ metadata: { count: number } }>(
+      await request.get(`/v1/covenants/${covenantId}/transactions?limit=100`, { headers: keyed }),
+    );
+    if (metadata.count > longest.length) longest = { covenantId, length: metadata.count };
+  }
+  return longest;
+}

@@ -17,11 +17,17 @@ const TRANSACTION_FIELDS = [
   'inputs',
   'outputs',
 ];
+/** The Toccata extensions beside the spec's fields (README: the /v1 API), always present. */
+const TOCCATA_TRANSACTION_FIELDS = ['version', 'storageMass', 'computeMass', 'gas'];
 const OUTPUT_FIELDS = ['transactionId', 'index', 'amount', 'scriptPublicKey', 'scriptPublicKeyAddress', 'scriptPublicKeyType'];
 
 /** §2.1 indexed view. */
 function expectIndexedTransaction(tx: Json, extra: readonly string[] = []): void {
-  expectKeys(tx, [...TRANSACTION_FIELDS, ...extra]);
+  expectKeys(tx, [...TRANSACTION_FIELDS, ...TOCCATA_TRANSACTION_FIELDS, ...extra]);
+  expectInteger(tx.version);
+  expectDecimal(tx.gas);
+  if (tx.storageMass !== null) expectDecimal(tx.storageMass);
+  if (tx.computeMass !== null) expectDecimal(tx.computeMass);
   expect(tx.transactionId).toMatch(HASH);
   expectInteger(tx.blockTime);
   expect(tx.subnetworkId).toMatch(/^[0-9a-f]{40}$/);
@@ -35,13 +41,15 @@ function expectIndexedTransaction(tx: Json, extra: readonly string[] = []): void
   expectInteger(tx.confirmations);
   expect(tx.payload).toMatch(/^0x([0-9a-f]{2})*$/);
   for (const [index, input] of (tx.inputs as Json[]).entries()) {
-    expectKeys(input, ['transactionId', 'index', 'signatureScript', 'sigOpCount', 'previousOutput']);
+    expectKeys(input, ['transactionId', 'index', 'signatureScript', 'sigOpCount', 'computeBudget', 'previousOutput']);
+    expectInteger(input.computeBudget);
     expect(input.transactionId).toBe(tx.transactionId);
     expect(input.index).toBe(index);
     expect(input.signatureScript).toMatch(HEX);
     expectInteger(input.sigOpCount);
     const previous = input.previousOutput as Json;
-    expectKeys(previous, OUTPUT_FIELDS);
+    expectKeys(previous, [...OUTPUT_FIELDS, 'covenantId']);
+    if (previous.covenantId !== null) expect(previous.covenantId).toMatch(HASH);
     expect(previous.transactionId).toMatch(HASH);
     expectInteger(previous.index);
     if (previous.amount !== null) {
@@ -50,7 +58,8 @@ function expectIndexedTransaction(tx: Json, extra: readonly string[] = []): void
     }
   }
   for (const [index, output] of (tx.outputs as Json[]).entries()) {
-    expectKeys(output, OUTPUT_FIELDS);
+    expectKeys(output, [...OUTPUT_FIELDS, 'covenant']);
+    if (output.covenant !== null) expectKeys(output.covenant, ['authorizingInput', 'covenantId']);
     expect(output.transactionId).toBe(tx.transactionId);
     expect(output.index).toBe(index);
     expectDecimal(output.amount);

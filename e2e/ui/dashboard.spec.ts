@@ -50,6 +50,23 @@ async function captureStream(baseURL: string, ms: number): Promise<string> {
   return text.slice(0, text.lastIndexOf('\n\n') + 2);
 }
 
+test("the supply figures are the API's: circulating and max supply, block reward and the next reduction", async ({ page, request }) => {
+  const supply = await json<{ maxSompi: string; blockRewardSompi: string; nextReduction: { daaScore: string } }>(
+    await request.get('/v1/supply', { headers: keyed }),
+  );
+  await openLive(page);
+  // The devnet's reward is 44 KAS for its first month (10 blocks a second from DAA score 0).
+  expect(supply.blockRewardSompi).toBe('4400000000');
+  await expect(figure(page, 'Block reward')).toHaveText('44 KAS');
+  await expect(figure(page, 'Max supply')).toHaveText(`${new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 2 }).format(Number(supply.maxSompi) / 1e8)} KAS`);
+  await expect(figure(page, 'Circulating supply')).toHaveText(/^[\d,.]+[KMB]? KAS$/);
+  await expect(figure(page, 'Next reward reduction')).toHaveText(/^in \d+ d( \d+ h)?$/);
+  await expect(figure(page, 'Next reward reduction').locator('..').locator('dt')).toHaveAttribute(
+    'title',
+    new RegExp(`At DAA score ${Number(supply.nextReduction.daaScore).toLocaleString('en')} the block reward becomes`),
+  );
+});
+
 test('the stream reconnects by itself after an interruption and the page says so meanwhile', async ({ page, baseURL }) => {
   // The first connection carries real events and then ends (an interruption); reconnects are refused until the
   // route lets them through again.

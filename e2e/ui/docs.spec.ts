@@ -1,10 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { DOCUMENT_EXAMPLE_ONLY, familyLabel } from '../../components/docs/reference';
+import { groupProblemCodes } from '../../lib/api/problem-families';
 import { pages } from '../../lib/web/urls';
 
 interface Operation {
   operationId: string;
   'x-cost-ru': number;
+  'x-problem-codes': string[];
 }
 
 test.describe('API reference', () => {
@@ -44,18 +47,41 @@ test.describe('API reference', () => {
       await expect(section.getByRole('heading', { level: 3 })).toContainText(`${operation.method} ${operation.path}`);
       await expect(section.getByLabel(`Example request for ${operation.operationId}`)).toContainText(`curl -sS -X ${operation.method}`);
       await openExample(operation.operationId);
-      // Calls that change the chain and the document itself show the document's example; every other example is
-      // asked live (a mempool entry may be mined before it is asked for, and then answers 404).
-      if (/^(submit|getOpenApiDocument)/.test(operation.operationId)) {
+      // Calls that change the chain, the document itself and the webhook calls show the document's example; every
+      // other example is asked live (a mempool entry may be mined before it is asked for, and then answers 404).
+      if (DOCUMENT_EXAMPLE_ONLY.has(operation.operationId)) {
         await expect(section.getByTestId('docs-example-response')).toHaveAttribute('data-source', 'document');
       } else if (operation.operationId !== 'getMempoolEntry') {
-        await expect(section.getByTestId('docs-example-response'), operation.operationId).toHaveAttribute('data-source', 'live');
+        // Each live answer is asked when opened; a loaded server may take more than the default 5 s.
+        await expect(section.getByTestId('docs-example-response'), operation.operationId).toHaveAttribute('data-source', 'live', {
+          timeout: 30_000,
+        });
       }
+      const { families, own } = groupProblemCodes(operation['x-problem-codes']);
+      const errorLine = section.locator('p', { hasText: 'Error codes' });
+      for (const text of [...families.map(familyLabel), ...own]) await expect(errorLine, operation.operationId).toContainText(text);
       await expect(page.locator('#costs').getByRole('row', { name: new RegExp(`^${operation.operationId} `) })).toBeVisible();
     }
     await expect(page.locator('#errors')).toContainText('invalid_api_key');
+    await expect(page.locator('#error-node_timeout')).toContainText('calls to the node');
     await expect(page.locator('#authentication')).toContainText('x-api-key');
     await expect(page.locator('#pagination')).toContainText('starting_after');
+  });
+
+  test('documents the streams, the webhook signature and the api.kaspa.org interface, whose description it links', async ({ page }) => {
+    await page.goto(pages.docs());
+    const contents = page.getByRole('navigation', { name: 'Reference contents' });
+    for (const [anchor, label] of [['streams', 'Streams'], ['webhooks-signing', 'Webhook signatures'], ['kaspa-rest', 'api.kaspa.org interface']]) {
+      await expect(contents.getByRole('link', { name: label, exact: true })).toHaveAttribute('href', `#${anchor}`);
+      await expect(page.locator(`#${anchor}`)).toBeVisible();
+    }
+    await expect(page.locator('#streams')).toContainText('/v1/stream?topics=');
+    await expect(page.locator('#streams')).toContainText('Last-Event-ID');
+    await expect(page.locator('#webhooks-signing')).toContainText('x-dagboard-signature');
+    const description = page.locator('#kaspa-rest').getByRole('link', { name: '/kaspa-rest/openapi.json' });
+    const response = await page.request.get((await description.getAttribute('href'))!);
+    expect(response.status()).toBe(200);
+    expect(((await response.json()) as { paths: Record<string, unknown> }).paths).toHaveProperty('/info/blockdag');
   });
 
   test('has no serious accessibility violations', async ({ page }) => {

@@ -1,11 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { decodeAddress, encodeAddress } from '../../lib/kaspa/address';
 import { pages } from '../../lib/web/urls';
 import { E2E_API_KEY } from '../api/settings';
+import { expectAccessible, expectSharePreview } from './page-checks';
 
 const keyed = { 'x-api-key': E2E_API_KEY };
-const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 interface RangeBlock {
   hash: string;
@@ -74,12 +73,6 @@ async function findSample(request: APIRequestContext): Promise<Sample> {
   return sample!;
 }
 
-async function expectAccessible(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  expect(serious.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
-}
-
 async function expectNoHorizontalScroll(page: Page): Promise<void> {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
@@ -89,11 +82,6 @@ async function search(page: Page, query: string): Promise<void> {
   await page.goto(pages.home());
   await page.getByRole('searchbox').fill(query);
   await page.getByRole('searchbox').press('Enter');
-}
-
-function metaContent(html: string, attribute: 'property' | 'name', key: string): string | null {
-  const pattern = new RegExp(`<meta ${attribute}="${key.replace(':', '\\:')}" content="([^"]*)"`);
-  return pattern.exec(html)?.[1]?.replace(/&amp;/g, '&') ?? null;
 }
 
 test.describe('entity pages', () => {
@@ -125,6 +113,10 @@ test.describe('entity pages', () => {
     for (const id of sample.chainBlock.transactionIds) {
       await expect(main.locator(`a[href="${pages.transaction(id)}"]`)).toBeVisible();
     }
+    // The devnet's subsidy is 44 KAS in its first month; the miner is the payload's address, not the outputs' payees.
+    await expect(page.getByTestId('block-subsidy')).toHaveText(/^44(\.0+)? KAS$/);
+    const minerCard = main.locator('section').filter({ has: page.getByRole('heading', { name: 'Miner and reward' }) }).last();
+    await expect(minerCard.locator('a[href^="/address/kaspadev"]').first()).toBeVisible();
     await expect(main.getByRole('link', { name: /Show API call/ })).toHaveAttribute('href', /^\/console\?route=POST/);
     await expectAccessible(page);
   });
@@ -224,7 +216,7 @@ test.describe('entity pages', () => {
     await expect(page.getByTestId('search-empty')).toContainText('devnet');
 
     await page.goto(pages.search('f'.repeat(64)));
-    await expect(page.getByTestId('search-empty')).toContainText('No transaction or block with this hash');
+    await expect(page.getByTestId('search-empty')).toContainText('No transaction, block or covenant with this hash');
 
     await page.goto(pages.search('what is this?'));
     await expect(page.getByTestId('search-empty')).toContainText('Nothing found');
@@ -233,21 +225,7 @@ test.describe('entity pages', () => {
 
   test('transaction, block and address pages carry OpenGraph and Twitter tags with a PNG preview', async ({ request, baseURL }) => {
     for (const path of [pages.transaction(sample.transactionId), pages.block(sample.blockHash), pages.address(sample.address)]) {
-      const response = await request.get(path);
-      expect(response.status(), path).toBe(200);
-      const html = await response.text();
-      expect(metaContent(html, 'property', 'og:title'), path).toBeTruthy();
-      expect(metaContent(html, 'property', 'og:description'), path).toBeTruthy();
-      expect(metaContent(html, 'name', 'twitter:card'), path).toBe('summary_large_image');
-      expect(metaContent(html, 'property', 'og:url'), path).toBe(new URL(path, baseURL).toString());
-      const image = metaContent(html, 'property', 'og:image');
-      expect(image, path).toBeTruthy();
-      const imageUrl = new URL(image!);
-      expect(decodeURIComponent(imageUrl.pathname)).toBe(decodeURIComponent(`${path}/opengraph-image`));
-      const png = await request.get(`${imageUrl.pathname}${imageUrl.search}`);
-      expect(png.status(), image!).toBe(200);
-      expect(png.headers()['content-type']).toBe('image/png');
-      expect([...(await png.body()).subarray(0, 8)]).toEqual(PNG_MAGIC);
+      await expectSharePreview(request, path, baseURL);
     }
     const html = await (await request.get(pages.transaction(sample.transactionId))).text();
     expect(html).toContain(`<link rel="canonical" href="${new URL(pages.transaction(sample.transactionId), baseURL).toString()}"/>`);

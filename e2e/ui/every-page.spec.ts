@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser } from '@playwright/test';
+import { resources } from '../../lib/web/resources';
 import { pages, v1Path } from '../../lib/web/urls';
 import { E2E_API_KEY } from '../api/settings';
 
@@ -21,6 +22,7 @@ interface Targets {
   start: number;
   end: number;
   ticker: string;
+  covenantId: string;
 }
 
 interface RangeTransaction {
@@ -31,8 +33,9 @@ interface RangeTransaction {
 }
 
 async function findTargets(request: APIRequestContext): Promise<Targets> {
-  let chain: Omit<Targets, 'ticker'> | undefined;
+  let chain: Omit<Targets, 'ticker' | 'covenantId'> | undefined;
   let ticker: string | undefined;
+  let covenantId: string | undefined;
   await expect
     .poll(
       async () => {
@@ -67,12 +70,18 @@ async function findTargets(request: APIRequestContext): Promise<Targets> {
         }
         const tokens = await request.get(v1Path('GET /v1/tokens/tk20', {}, { limit: 1 }), { headers: keyed });
         if (tokens.status() === 200) ticker ??= ((await tokens.json()) as { tokens: { ticker: string }[] }).tokens[0]?.ticker;
-        return `${chain === undefined ? 'no transfer yet' : 'transfer'} · ${ticker === undefined ? 'no token yet' : `token ${ticker}`}`;
+        const covenants = await request.get(v1Path(resources.covenants.route, {}, { limit: 1 }), { headers: keyed });
+        if (covenants.status() === 200) {
+          covenantId ??= ((await covenants.json()) as { covenants: { covenantId: string }[] }).covenants[0]?.covenantId;
+        }
+        return `${chain === undefined ? 'no transfer yet' : 'transfer'} · ${ticker === undefined ? 'no token yet' : `token ${ticker}`} · ${
+          covenantId === undefined ? 'no covenant yet' : 'covenant'
+        }`;
       },
       { timeout: TOKEN_WAIT_MS, intervals: [2_000, 5_000] },
     )
-    .toMatch(/^transfer · token [A-Za-z]/);
-  return { ...chain!, ticker: ticker! };
+    .toMatch(/^transfer · token [A-Za-z]+ · covenant$/);
+  return { ...chain!, ticker: ticker!, covenantId: covenantId! };
 }
 
 interface PageSpec {
@@ -92,8 +101,13 @@ const PAGES: PageSpec[] = [
   { name: 'fees', path: () => pages.fees() },
   { name: 'tokens', path: () => pages.tokens() },
   { name: 'token', path: (targets) => pages.token(targets.ticker) },
+  { name: 'covenants', path: () => pages.covenants() },
+  { name: 'covenant', path: (targets) => pages.covenant(targets.covenantId) },
+  { name: 'wallet', path: () => pages.wallet() },
+  { name: 'wallet of an address', path: (targets) => pages.wallet({ addresses: [targets.address] }) },
   { name: 'console', path: () => pages.console() },
   { name: 'docs', path: () => pages.docs() },
+  { name: 'broadcast', path: () => pages.broadcast() },
   { name: 'search', path: () => pages.search('nothing-like-this') },
   { name: 'not found', path: () => '/no-such-page', status: 404 },
 ];

@@ -29,6 +29,17 @@ export interface ApiContext {
   /** Epoch milliseconds. */
   clock: () => number;
   logger: Logger;
+  /** Told of every answered request except CORS preflights (the runtime's /metrics counts them). */
+  observe?: (outcome: RequestOutcome) => void;
+}
+
+export interface RequestOutcome {
+  route: RouteId;
+  status: number;
+  seconds: number;
+  /** The key's id (never the key or its digest); null when no key was authenticated. */
+  keyId: string | null;
+  chargedMilliRu: number;
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -45,8 +56,12 @@ const IMMUTABLE_MAX_AGE_SECONDS = 365 * 24 * 3600;
 export type CachePolicy = { kind: 'immutable' } | { kind: 'short'; maxAgeSeconds: number } | { kind: 'no-store' };
 
 export interface EndpointResult {
+  /** Serialised as JSON, unless `contentType` is given: then it is the body's text as sent. */
   body: unknown;
   cache?: CachePolicy;
+  contentType?: string;
+  /** Further response headers (lower-case names), e.g. a text body's paging headers. */
+  headers?: Record<string, string>;
 }
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -106,6 +121,9 @@ export const EXPOSED_HEADERS = [
   'x-ru-remaining',
   'retry-after',
   'etag',
+  'x-next-cursor',
+  'x-closing-balance',
+  'content-disposition',
 ] as const;
 
 const ALLOWED_REQUEST_HEADERS = [API_KEY_HEADER, 'content-type', 'if-none-match', 'x-request-id'] as const;
@@ -258,10 +276,11 @@ export function ifNoneMatchMatches(header: string | null, etag: string): boolean
 }
 
 function successReply(result: EndpointResult, request: ApiRequest, headOnly: boolean): ApiResponse {
-  const text = stringifyJson(result.body);
+  const text = result.contentType === undefined ? stringifyJson(result.body) : String(result.body);
   const policy = result.cache ?? { kind: 'no-store' };
   const headers: Record<string, string> = {
-    'content-type': 'application/json',
+    ...result.headers,
+    'content-type': result.contentType ?? 'application/json',
     'cache-control': cacheControl(policy),
   };
   if (policy.kind !== 'no-store') {
@@ -290,7 +309,8 @@ function refundedState(state: MeterState, limits: ApiKeyLimits, cost: number): M
   };
 }
 
-function refusal(result: ChargeResult, key: ApiKeyRecord): ApiError | undefined {
+/** The problem for a charge the meter refused (429 or 402); undefined when it charged. */
+export function refusal(result: ChargeResult, key: ApiKeyRecord): ApiError | undefined {
   switch (result.outcome) {
     case 'charged':
       return undefined;
@@ -332,6 +352,7 @@ export function endpointServer<C extends ApiContext>(getContext: () => C | Promi
     if (definition.body !== undefined && method !== 'POST') throw new Error(`${definition.id}: only POST takes a body`);
 
     return async (request, routeParams) => {
+      const started = performance.now();
       const requestId = requestIdOf(request);
       if (request.method === 'OPTIONS') return preflightReply([method], requestId);
       const headOnly = request.method === 'HEAD' && method === 'GET';
@@ -375,10 +396,11 @@ export function endpointServer<C extends ApiContext>(getContext: () => C | Promi
         reply = problemReply(apiError, requestId);
       }
 
+      let charged = 0;
       if (metered !== undefined) {
         const { key, result, now } = metered;
         let state: MeterState = result;
-        let charged = result.outcome === 'charged' ? cost : 0;
+        charged = result.outcome === 'charged' ? cost : 0;
         if (result.outcome === 'charged' && reply.status >= 500) {
           try {
             await context?.meter.refund(result.receipt);
@@ -392,6 +414,13 @@ export function endpointServer<C extends ApiContext>(getContext: () => C | Promi
       }
       Object.assign(reply.headers, corsHeaders());
       reply.headers['x-request-id'] = requestId;
+      context?.observe?.({
+        route: definition.id,
+        status: reply.status,
+        seconds: (performance.now() - started) / 1000,
+        keyId: metered?.key.id ?? null,
+        chargedMilliRu: charged,
+      });
       return reply;
     };
   };

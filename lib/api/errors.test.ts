@@ -130,6 +130,15 @@ function recordingLogger(): Logger & { entries: ErrorLogEntry[] } {
 describe('toApiError', () => {
   const context = (logger: Logger) => ({ logger, requestId: 'req-9', route: 'POST /v1/rpc/getBlock' });
 
+  it('keeps an ApiError thrown by another module copy of this file (Next loads route files and instrumentation apart)', () => {
+    const logger = recordingLogger();
+    const foreign = Object.assign(new Error('key missing'), { ...ApiError.missingApiKey(), name: 'ApiError' });
+    expect(foreign).not.toBeInstanceOf(ApiError);
+    const mapped = toApiError(foreign, context(logger));
+    expect([mapped.status, mapped.code, mapped.detail]).toEqual([401, 'missing_api_key', ApiError.missingApiKey().detail]);
+    expect(logger.entries).toEqual([]);
+  });
+
   it('maps RPC failures by kind', () => {
     const logger = recordingLogger();
     const cases: [Error, number, string][] = [
@@ -184,6 +193,16 @@ describe('toApiError', () => {
   it('redacts URL credentials and API keys', () => {
     expect(redactSecrets('redis://user:pw@host:6379 and dgb_Zm9v')).toBe(
       'redis://[redacted]@host:6379 and dgb_[redacted]',
+    );
+  });
+
+  it('redacts wallets\' extended keys, public and private', () => {
+    const kpub =
+      'kpub2HtoTgsG6e1c7ixJ6JY49otNSzhEKkwnH6bsPHLAXUdYnfEuYw9LnhT7uRzaS4LSeit2rzutV6z8Fs9usdEGKnNe6p1JxfP71mK8rbUfYWo';
+    const kprv =
+      'kprv5y2qurMHCsXYrNfU3GCihuwG3vMqFji7PZXajMEqyBkNh9UZUJgoHYBLTKu1eM4MvUtomcXPQ3Sw9HZ5ebbM4byoUciHo1zrPJBQfqpLorQ';
+    expect(redactSecrets(`bad key ${kpub}: checksum; also "${kprv}"`)).toBe(
+      'bad key [redacted extended key]: checksum; also "[redacted extended key]"',
     );
   });
 });

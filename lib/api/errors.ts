@@ -91,16 +91,16 @@ export class ApiError extends Error {
     });
   }
 
-  static conflictingCursors(): ApiError {
-    const message = 'starting_after and ending_before must not be used together';
+  static conflictingCursors(startingAfter = 'query.starting_after', endingBefore = 'query.ending_before'): ApiError {
+    const message = `${startingAfter.split('.').at(-1)} and ${endingBefore.split('.').at(-1)} must not be used together`;
     return new ApiError({
       status: 400,
       code: 'conflicting_cursors',
       title: 'Conflicting paging cursors',
       detail: message,
       errors: [
-        { path: 'query.starting_after', message },
-        { path: 'query.ending_before', message },
+        { path: startingAfter, message },
+        { path: endingBefore, message },
       ],
     });
   }
@@ -176,6 +176,16 @@ export class ApiError extends Error {
     });
   }
 
+  /** GET /metrics with METRICS_TOKEN set: a missing or wrong bearer token. */
+  static invalidMetricsToken(): ApiError {
+    return new ApiError({
+      status: 401,
+      code: 'invalid_metrics_token',
+      title: 'Invalid metrics token',
+      detail: 'GET /metrics requires the METRICS_TOKEN in an Authorization: Bearer header',
+    });
+  }
+
   static disabledApiKey(): ApiError {
     return new ApiError({
       status: 403,
@@ -189,12 +199,25 @@ export class ApiError extends Error {
     return notFound('block_not_found', 'Block not found', `no block with hash ${hash}`);
   }
 
-  static transactionNotFound(id: string): ApiError {
-    return notFound('transaction_not_found', 'Transaction not found', `no transaction with id ${id}`);
+  /** `retainedFrom`: the index's retention bound, when history below it was deleted (the id may have been there). */
+  static transactionNotFound(id: string, retainedFrom?: { daaScore: bigint; time: bigint }): ApiError {
+    const retention = retainedFrom
+      ? `; the index keeps history from DAA score ${retainedFrom.daaScore} (block time ` +
+        `${new Date(Number(retainedFrom.time)).toISOString()}) and deleted older transactions under its retention policy`
+      : '';
+    return notFound('transaction_not_found', 'Transaction not found', `no transaction with id ${id}${retention}`);
+  }
+
+  static covenantNotFound(id: string): ApiError {
+    return notFound('covenant_not_found', 'Covenant not found', `no covenant with id ${id} in the index`);
   }
 
   static mempoolEntryNotFound(id: string): ApiError {
     return notFound('mempool_entry_not_found', 'Mempool entry not found', `no mempool entry for transaction ${id}`);
+  }
+
+  static demoWalletNotFound(): ApiError {
+    return notFound('demo_wallet_not_found', 'No demo wallet', 'only the embedded devnet has a demo wallet');
   }
 
   static routeNotFound(path: string): ApiError {
@@ -408,6 +431,12 @@ export interface Logger {
  */
 export function toApiError(error: unknown, log: { logger: Logger; requestId: string; route: string }): ApiError {
   if (error instanceof ApiError) return error;
+  // Next loads route files and instrumentation (the runtime, the streams' service) as separate module copies: an
+  // ApiError thrown by the other copy is not an instance of this one's class, but it is one all the same.
+  if (error instanceof Error && error.name === 'ApiError' && 'status' in error && 'code' in error) {
+    const foreign = error as unknown as ApiError;
+    return new ApiError({ ...foreign, errors: foreign.errors, headers: foreign.headers });
+  }
   if (error instanceof ZodError) return fromZodError('body', error);
   const mapped = error instanceof RpcError ? fromRpcError(error) : ApiError.internal();
   if (mapped.status >= 500) {
@@ -425,10 +454,15 @@ export function toApiError(error: unknown, log: { logger: Logger; requestId: str
 
 const URL_CREDENTIALS = /(\w+:\/\/)[^\s/@]+@/g;
 const API_KEY_TEXT = /dgb_[A-Za-z0-9_-]+/g;
+/** BIP32 extended keys in Base58 (kpub, ktub, xpub, tpub and their private twins): 78 bytes are 111 or 112 digits. */
+const EXTENDED_KEY_TEXT = /\b(?:[kx]pub|ktub|tpub|[kx]prv|ktrv|tprv)[1-9A-HJ-NP-Za-km-z]{100,}/g;
 
-/** Removes what must never reach a log: credentials inside URLs and API keys. */
+/** Removes what must never reach a log: credentials inside URLs, API keys and wallets' extended keys. */
 export function redactSecrets(text: string): string {
-  return text.replace(URL_CREDENTIALS, '$1[redacted]@').replace(API_KEY_TEXT, 'dgb_[redacted]');
+  return text
+    .replace(URL_CREDENTIALS, '$1[redacted]@')
+    .replace(API_KEY_TEXT, 'dgb_[redacted]')
+    .replace(EXTENDED_KEY_TEXT, '[redacted extended key]');
 }
 
 export function problemBody(error: ApiError, requestId: string): ProblemBody {

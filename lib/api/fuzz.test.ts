@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDb, readCheckpoint, type Db } from '../db';
+import { insertWebhook } from '../db/webhooks';
 import { idHex, spend } from '../devnet/test-support/devnet-harness';
 import { MINER_KEY, startWireDevnet, wireKey, type WireDevnet } from '../devnet/test-support/wire-devnet';
 import { parseEnv } from '../env';
@@ -30,6 +31,7 @@ import { endpointDefiner } from './endpoint';
 import type { RouteHandler } from './http';
 import { createApiKey } from './keys';
 import { API_ENDPOINTS } from './openapi-endpoints';
+import { EXAMPLE_EXTENDED_PUBLIC_KEY } from './openapi-wallet-endpoints';
 import type { DocumentedEndpoint } from './openapi';
 import { problemResponseSchema } from './schemas';
 
@@ -107,6 +109,11 @@ function validProbe(endpoint: DocumentedEndpoint, seed: Seed): Probe {
   };
 }
 
+/** A success body as its endpoint documents it: CSV text as is, JSON parsed. */
+function successBody(endpoint: DocumentedEndpoint, text: string): unknown {
+  return endpoint.docs.text === undefined ? parseJson(text, { bigintKeys: RESPONSE_BIGINT_KEYS }) : text;
+}
+
 /** The fuzz oracle: never 5xx; success bodies satisfy the response schema; everything else is the problem shape. */
 async function check(endpoint: DocumentedEndpoint, probe: Probe, response: Response): Promise<void> {
   const text = await response.text();
@@ -119,8 +126,7 @@ async function check(endpoint: DocumentedEndpoint, probe: Probe, response: Respo
   if (response.status === 304) return;
   if (response.status === 200) {
     if (probe.method === 'HEAD') return;
-    const body = parseJson(text, { bigintKeys: RESPONSE_BIGINT_KEYS });
-    const result = endpoint.docs.response.safeParse(body);
+    const result = endpoint.docs.response.safeParse(successBody(endpoint, text));
     expect(result.error, `${where}: success body outside the response schema`).toBeUndefined();
     return;
   }
@@ -349,11 +355,19 @@ beforeAll(async () => {
     embeddedDevnet: false,
     log: (line) => loggedFailures.push(line),
   });
-  ({ key: apiKey } = await createApiKey(services.context.keys, {
+  const fuzzKey = await createApiKey(services.context.keys, {
     name: 'fuzz',
     limits: { milliRuPerSecond: 10 ** 12, milliRuPerMonth: 10 ** 14 },
     now: new Date(),
-  }));
+  });
+  apiKey = fuzzKey.key;
+  const webhook = (id: string) =>
+    db.transaction((tx) =>
+      insertWebhook(tx, { id, keyId: fuzzKey.record.id, url: 'https://93.184.215.14/hook', topics: ['block'], addresses: null, secret: 'whsec_fuzz', createdAt: BigInt(Date.now()) }, 100),
+    );
+  const [kept, deleted] = [`wh_${'K'.repeat(22)}`, `wh_${'D'.repeat(22)}`];
+  await webhook(kept);
+  await webhook(deleted);
   // No token is deployed on this devnet: the token endpoints answer their documented 404 or an empty list.
   const context = { ...services.context, tokens: { registry: EMPTY_REGISTRY, kasUsd: fixedKasUsd(0.1) } };
   const define = endpointDefiner(() => context);
@@ -383,6 +397,7 @@ beforeAll(async () => {
     params: { address: encodeURIComponent(miner) },
     query: { limit: '5' },
   });
+  put('GET /v1/addresses/{address}/summary', { params: { address: encodeURIComponent(miner) } });
   put('GET /v1/blocks/daa-score/{daa_score_start}/{daa_score_end}', {
     params: { daa_score_start: '0', daa_score_end: '40' },
     query: { include_transactions: 'true' },
@@ -393,8 +408,15 @@ beforeAll(async () => {
   put('GET /v1/rpc/getMempoolEntries', { query: { includeOrphanPool: 'true' } });
   put('POST /v1/rpc/getMempoolEntriesByAddresses', { body: { addresses: [miner, wireKey(8).address] } });
   put('POST /v1/rpc/getUtxosByAddresses', { body: { addresses: [miner] } });
+  put('POST /v1/wallets/summary', { body: { extendedPublicKey: EXAMPLE_EXTENDED_PUBLIC_KEY, gapLimit: 5 } });
+  put('POST /v1/wallets/transactions', { body: { addresses: [miner, wireKey(8).address], limit: 5 } });
+  put('POST /v1/wallets/utxos', { body: { addresses: [miner] } });
+  put('POST /v1/wallets/transactions/export', { body: { addresses: [miner], from: '2020-01-01', layout: 'generic', limit: 5 } });
+  put('GET /v1/addresses/{address}/transactions/export', { params: { address: miner }, query: { layout: 'koinly', limit: '5' } });
+  put('GET /v1/wallets/demo', {});
   put('GET /v1/rpc/getFeeEstimate', {});
   put('GET /v1/rpc/getBlockDagInfo', {});
+  put('GET /v1/supply', {});
   put('POST /v1/rpc/getBlockTemplate', { body: { payAddress: miner, extraData: 'fuzz' } });
   put('POST /v1/rpc/submitBlock', {
     body: parseJson(stringifyJson({ block: { header, transactions }, allowNonDAABlocks: false })),
@@ -412,8 +434,18 @@ beforeAll(async () => {
   put('GET /v1/tokens/tk20/{ticker}/holders', { params: { standard: 'tk20', ticker: 'DAGBRD' }, query: { limit: '5' } });
   put('GET /v1/tokens/tk20/{ticker}/operations', { params: { standard: 'krc20', ticker: 'DAGBRD' }, query: { limit: '5' } });
   put('GET /v1/tokens/tk20/{ticker}/fills', { params: { standard: 'tk20', ticker: 'dagbrd' }, query: { limit: '5' } });
+  // The fuzz chain runs no covenant traffic: the list answers empty, a covenant id the chain never bound is unknown.
+  put('GET /v1/covenants', { query: { limit: '5' } });
+  put('GET /v1/covenants/{covenantId}', { params: { covenantId: idHex(mined) } });
+  put('GET /v1/covenants/{covenantId}/transactions', { params: { covenantId: idHex(mined) }, query: { limit: '5' } });
   put('GET /v1/usage', {});
   put('GET /v1/openapi.json', {});
+  // A public address literal: the target check needs no DNS.
+  put('POST /v1/webhooks', { body: { url: 'https://93.184.215.14/hook', topics: ['address'], addresses: [miner] } });
+  put('GET /v1/webhooks', {});
+  put('GET /v1/webhooks/{id}', { params: { id: kept } });
+  put('DELETE /v1/webhooks/{id}', { params: { id: deleted } });
+  put('GET /v1/webhooks/{id}/deliveries', { params: { id: kept }, query: { limit: '5' } });
   loggedFailures.length = 0;
 }, 120_000);
 
@@ -427,6 +459,9 @@ afterAll(async () => {
 
 const EXPECTED_REFUSALS: Partial<Record<string, { status: number; code: string }>> = {
   'POST /v1/rpc/submitTransactionReplacement': { status: 400, code: 'transaction_rejected' },
+  'GET /v1/wallets/demo': { status: 404, code: 'demo_wallet_not_found' },
+  'GET /v1/covenants/{covenantId}': { status: 404, code: 'covenant_not_found' },
+  'GET /v1/covenants/{covenantId}/transactions': { status: 404, code: 'covenant_not_found' },
   'GET /v1/tokens/tk20/{ticker}/metadata': { status: 404, code: 'token_not_found' },
   'GET /v1/tokens/tk20/{ticker}/chart': { status: 404, code: 'token_not_found' },
   'GET /v1/tokens/tk20/{ticker}/holders': { status: 404, code: 'token_not_found' },
@@ -454,9 +489,9 @@ describe('contract: valid requests on the live devnet', () => {
         return;
       }
       expect(response.status, text).toBe(200);
-      const body = parseJson(text, { bigintKeys: RESPONSE_BIGINT_KEYS });
+      const body = successBody(endpoint, text);
       expect(endpoint.docs.response.safeParse(body).error).toBeUndefined();
-      const data = JSON.stringify(JSON.parse(text));
+      const data = typeof body === 'string' ? body : JSON.stringify(JSON.parse(text));
       if (endpoint.docs.usesNode && endpoint.definition.id !== 'POST /v1/rpc/submitTransaction') {
         expect(data.length, 'the seed reaches real data').toBeGreaterThan(40);
       }

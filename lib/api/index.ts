@@ -99,6 +99,7 @@ export type {
   EndpointDefinition,
   EndpointResult,
   HandlerInput,
+  RequestOutcome,
 } from './endpoint';
 export { fromWebRequest, routeHandlerOf, toWebResponse } from './http';
 export type { ApiHandler, ApiRequest, ApiResponse, RouteContext, RouteHandler, RouteParams } from './http';
@@ -137,6 +138,8 @@ export {
   usageEndpoint,
 } from './node-endpoints';
 export type { NodeApiContext } from './node-endpoints';
+export { getSupplyEndpoint } from './supply-endpoint';
+export type { SupplyView } from './supply-endpoint';
 export {
   blockToNode,
   dagInfoToNode,

@@ -4,11 +4,19 @@ import {
   insertBlocks,
   insertTransactions,
   migrate,
+  recordRetentionBound,
   writeCheckpoint,
   type Db,
   type TransactionRecord,
 } from '../db';
-import { addressOf, hashOf, payToAddressOutput, syntheticBlock, syntheticTransaction } from '../db/test-support/fixtures';
+import {
+  addressOf,
+  covenantOutput,
+  hashOf,
+  payToAddressOutput,
+  syntheticBlock,
+  syntheticTransaction,
+} from '../db/test-support/fixtures';
 import { testBackends, type TestDatabase } from '../db/test-support/test-databases';
 import { encodeAddress, decodeAddress } from '../kaspa/address';
 import { bytesToHex, compareBytes } from '../kaspa/bytes';
@@ -19,8 +27,12 @@ import { endpointDefiner } from './endpoint';
 import type { RouteContext } from './http';
 import {
   createIndexedReads,
+  getAddressSummaryEndpoint,
   getAddressTransactionsEndpoint,
   getBlocksByDaaScoreEndpoint,
+  getCovenantEndpoint,
+  getCovenantsEndpoint,
+  getCovenantTransactionsEndpoint,
   getTransactionEndpoint,
   getTransactionsEndpoint,
   SETTLED_DEPTH,
@@ -88,6 +100,38 @@ async function harness(db: Db, sinkBlueScore: () => bigint) {
   return { request, nodeCalls, advance: (ms: number) => (now += ms) };
 }
 
+interface PageReply {
+  status: number;
+  body: { transactions: { transactionId: string }[]; metadata: { hasMore: boolean; count: number } };
+}
+
+/** Forward with starting_after to the end, then backward with ending_before to the head; the ids in page order. */
+async function walk(page: (query: string) => Promise<PageReply>, limit: number, extra = '') {
+  const forward: string[][] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const reply = await page(`?limit=${limit}${extra}${cursor ? `&starting_after=${cursor}` : ''}`);
+    const ids = reply.body.transactions.map((item) => item.transactionId);
+    expect(reply.body.metadata.count).toBe(ids.length);
+    expect(ids.length).toBeLessThanOrEqual(limit);
+    forward.push(ids);
+    if (!reply.body.metadata.hasMore) break;
+    expect(ids).toHaveLength(limit);
+    cursor = ids.at(-1);
+  }
+  const backward: string[][] = [forward.at(-1)!];
+  let first = forward.at(-1)![0];
+  while (first !== undefined) {
+    const reply = await page(`?limit=${limit}${extra}&ending_before=${first}`);
+    const ids = reply.body.transactions.map((item) => item.transactionId);
+    if (ids.length === 0) break;
+    backward.unshift(ids);
+    if (!reply.body.metadata.hasMore) break;
+    first = ids[0];
+  }
+  return { forward: forward.flat(), backward: backward.flat() };
+}
+
 describe.each(testBackends())('indexed endpoints on $name', (backend) => {
   let database: TestDatabase;
   let db: Db;
@@ -117,6 +161,28 @@ describe.each(testBackends())('indexed endpoints on $name', (backend) => {
     ),
     payload: Uint8Array.of(0xbe, 0xef),
   };
+  const COVENANT = hashOf('endpoint covenant');
+  const LINEAGE_SIZE = 25;
+  const covenantFunding = syntheticTransaction('covenant funding', 39_000n, [], [payToAddressOutput('founder', 100_000n)]);
+  const lineage = [covenantFunding];
+  for (let index = 0; index < LINEAGE_SIZE; index++) {
+    const previous = lineage.at(-1)!;
+    lineage.push(
+      syntheticTransaction(
+        `covenant state ${index}`,
+        60_000n + BigInt(Math.floor(index / 4)),
+        [{ previousTransactionId: previous.transactionId, previousIndex: 0, previousOutput: previous.outputs[0]! }],
+        [covenantOutput(`state ${index}`, 99_000n - BigInt(index), COVENANT, 0)],
+      ),
+    );
+  }
+  const covenantLineage = lineage.slice(1);
+  const lineageNewestFirst = [...covenantLineage]
+    .sort((x, y) =>
+      x.blockTime === y.blockTime ? compareBytes(y.transactionId, x.transactionId) : x.blockTime > y.blockTime ? -1 : 1,
+    )
+    .map(idHex);
+
   const deepBlock = syntheticBlock({
     label: 'deep',
     daaScore: 1000n,
@@ -128,7 +194,7 @@ describe.each(testBackends())('indexed endpoints on $name', (backend) => {
     label: 'tip',
     daaScore: 19_990n,
     parents: [deepBlock.hash],
-    transactionIds: [spend.transactionId, ...history.map((transaction) => transaction.transactionId)],
+    transactionIds: [spend.transactionId, ...[...history, ...lineage].map((transaction) => transaction.transactionId)],
     isChainBlock: true,
   });
 
@@ -138,7 +204,7 @@ describe.each(testBackends())('indexed endpoints on $name', (backend) => {
     await migrate(db);
     await db.transaction(async (tx) => {
       await insertBlocks(tx, [deepBlock, tipBlock]);
-      await insertTransactions(tx, [funding, spend, ...history]);
+      await insertTransactions(tx, [funding, spend, ...history, ...lineage]);
       await applyVirtualChainChange(tx, {
         removedChainBlockHashes: [],
         added: [
@@ -148,13 +214,14 @@ describe.each(testBackends())('indexed endpoints on $name', (backend) => {
             acceptedTransactionIds: [
               spend.transactionId,
               ...history.filter((transaction) => acceptedIds.has(idHex(transaction))).map((t) => t.transactionId),
+              ...lineage.map((transaction) => transaction.transactionId),
             ],
           },
         ],
       });
       await writeCheckpoint(tx, { name: 'virtual-chain', blockHash: tipBlock.hash, blueScore: 19_990n, daaScore: 19_990n });
     });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await database?.dispose();
@@ -194,6 +261,27 @@ describe.each(testBackends())('indexed endpoints on $name', (backend) => {
       expect(await get(h, 'abc')).toMatchObject({ status: 400, body: { code: 'invalid_hex' } });
       expect((await get(h, idHex(spend), '?include_payload=yes')).status).toBe(400);
       expect((await get(h, idHex(spend), '?includePayload=true')).status).toBe(400);
+    });
+
+    it('404 naming the retention bound once history below it was deleted', async () => {
+      const h = await harness(db, () => sink);
+      const fromTime = 1_700_000_123_000n;
+      await recordRetentionBound(db, {
+        fromDaaScore: 4_321n,
+        fromTime,
+        policy: { days: 7, gigabytes: 4 },
+        prunedBlocks: 1,
+        prunedTransactions: 1,
+      });
+      try {
+        const answer = await get(h, bytesToHex(hashOf('pruned long ago')));
+        expect(answer).toMatchObject({ status: 404, body: { code: 'transaction_not_found' } });
+        const { detail } = answer.body as { detail: string };
+        expect(detail).toContain('DAA score 4321');
+        expect(detail).toContain(new Date(Number(fromTime)).toISOString());
+      } finally {
+        await db.query('DELETE FROM history_retention');
+      }
     });
 
     it('caches settled transactions for a minute and near-tip ones for a second, with an ETag', async () => {
@@ -252,36 +340,13 @@ describe.each(testBackends())('indexed endpoints on $name', (backend) => {
       return reply as { status: number; body: { transactions: AddressTransactionView[]; metadata: { hasMore: boolean; count: number } } };
     }
 
-    async function walk(h: Awaited<ReturnType<typeof harness>>, limit: number, extra = '') {
-      const forward: string[][] = [];
-      let cursor: string | undefined;
-      for (;;) {
-        const reply = await page(h, `?limit=${limit}${extra}${cursor ? `&starting_after=${cursor}` : ''}`);
-        const ids = reply.body.transactions.map((item) => item.transactionId);
-        expect(reply.body.metadata.count).toBe(ids.length);
-        expect(ids.length).toBeLessThanOrEqual(limit);
-        forward.push(ids);
-        if (!reply.body.metadata.hasMore) break;
-        expect(ids).toHaveLength(limit);
-        cursor = ids.at(-1);
-      }
-      const backward: string[][] = [forward.at(-1)!];
-      let first = forward.at(-1)![0];
-      while (first !== undefined) {
-        const reply = await page(h, `?limit=${limit}${extra}&ending_before=${first}`);
-        const ids = reply.body.transactions.map((item) => item.transactionId);
-        if (ids.length === 0) break;
-        backward.unshift(ids);
-        if (!reply.body.metadata.hasMore) break;
-        first = ids[0];
-      }
-      return { forward: forward.flat(), backward: backward.flat() };
-    }
+    const walkHistory = (h: Awaited<ReturnType<typeof harness>>, limit: number, extra = '') =>
+      walk((query) => page(h, query), limit, extra);
 
-    it('walking forward then backward with every limit 1..100 returns each transaction once, newest first', async () => {
+    it('walking forward then backward with every limit 1..100 returns each transaction once, newest first', { timeout: 180_000 }, async () => {
       const h = await harness(db, () => sink);
       for (let limit = 1; limit <= 100; limit += 1) {
-        const { forward, backward } = await walk(h, limit);
+        const { forward, backward } = await walkHistory(h, limit);
         expect(forward).toEqual(newestFirst);
         expect(backward).toEqual(newestFirst);
       }
@@ -291,7 +356,7 @@ describe.each(testBackends())('indexed endpoints on $name', (backend) => {
       const h = await harness(db, () => sink);
       const expected = newestFirst.filter((id) => acceptedIds.has(id));
       for (const limit of [1, 4, 7, 100]) {
-        const { forward, backward } = await walk(h, limit, '&accepted_only=true');
+        const { forward, backward } = await walkHistory(h, limit, '&accepted_only=true');
         expect(forward).toEqual(expected);
         expect(backward).toEqual(expected);
       }
@@ -306,6 +371,35 @@ describe.each(testBackends())('indexed endpoints on $name', (backend) => {
         [idHex(spend), '5000', '1900', '-3100', '100'],
         [idHex(funding), '0', '5000', '5000', '0'],
       ]);
+    });
+
+    it("the address summary counts the history and sums the accepted transactions' amounts", async () => {
+      const h = await harness(db, () => sink);
+      for (const address of [addressOf('alice'), pagedAddress]) {
+        const history = (await page(h, '?limit=100', address)).body.transactions;
+        const accepted = history.filter((item) => item.isAccepted);
+        const sum = (field: 'amountSent' | 'amountReceived') => accepted.reduce((total, item) => total + BigInt(item[field]), 0n).toString();
+        const times = history.map((item) => item.blockTime);
+        const reply = await h.request(getAddressSummaryEndpoint, { params: { address } });
+        expect(reply.status).toBe(200);
+        expect(reply.body).toEqual({
+          address,
+          transactionCount: history.length,
+          acceptedTransactionCount: accepted.length,
+          totalReceived: sum('amountReceived'),
+          totalSent: sum('amountSent'),
+          firstActivity: Math.min(...times),
+          lastActivity: Math.max(...times),
+        });
+      }
+      const unseen = encodeAddress({ ...decodeAddress(pagedAddress), payload: new Uint8Array(32).fill(9) });
+      expect((await h.request(getAddressSummaryEndpoint, { params: { address: unseen } })).body).toMatchObject({
+        transactionCount: 0,
+        totalReceived: '0',
+        firstActivity: null,
+      });
+      const wrongNetwork = await h.request(getAddressSummaryEndpoint, { params: { address: encodeAddress({ ...decodeAddress(pagedAddress), prefix: 'kaspa' }) } });
+      expect(wrongNetwork).toMatchObject({ status: 400, body: { code: 'invalid_address' } });
     });
 
     it('reads a percent-encoded or upper-case address as the same address; an empty history is a valid page', async () => {
@@ -343,6 +437,99 @@ describe.each(testBackends())('indexed endpoints on $name', (backend) => {
       for (const limit of ['0', '101', '-1', '2.5', 'ten', '']) {
         expect(await page(h, `?limit=${limit}`)).toMatchObject({ status: 400, body: { code: 'limit_out_of_range' } });
       }
+    });
+  });
+
+  describe('covenants', () => {
+    const covenantHex = bytesToHex(COVENANT);
+    const lineagePage = (h: Awaited<ReturnType<typeof harness>>, query: string, id = covenantHex) =>
+      h.request(getCovenantTransactionsEndpoint, { params: { covenantId: id }, query }) as Promise<PageReply>;
+
+    it('GET /v1/covenants/{id}/transactions: every limit 1..100 walks the lineage once, newest first, both ways', { timeout: 180_000 }, async () => {
+      const h = await harness(db, () => sink);
+      for (let limit = 1; limit <= 100; limit += 1) {
+        const { forward, backward } = await walk((query) => lineagePage(h, query), limit);
+        expect(forward).toEqual(lineageNewestFirst);
+        expect(backward).toEqual(lineageNewestFirst);
+      }
+    });
+
+    it('the lineage carries the indexed view with the covenant extensions', async () => {
+      const h = await harness(db, () => sink);
+      const reply = await lineagePage(h, '?limit=100&include_payload=true');
+      expect(reply.status).toBe(200);
+      const transactions = reply.body.transactions as IndexedTransactionView[];
+      const genesis = transactions.find((transaction) => transaction.transactionId === idHex(covenantLineage[0]!))!;
+      expect(genesis.outputs[0]!.covenant).toEqual({ authorizingInput: 0, covenantId: covenantHex });
+      expect(genesis.inputs[0]!.previousOutput.covenantId).toBeNull();
+      const continuation = transactions.find((transaction) => transaction.transactionId === idHex(covenantLineage[1]!))!;
+      expect(continuation.inputs[0]!.previousOutput.covenantId).toBe(covenantHex);
+      expect(continuation).toMatchObject({ isAccepted: true, version: 0, computeMass: '2036', storageMass: '2036' });
+    });
+
+    it('GET /v1/covenants/{id}: the summary and the current UTXO as getUtxosByAddresses writes it', async () => {
+      const h = await harness(db, () => sink);
+      const reply = await h.request(getCovenantEndpoint, { params: { covenantId: covenantHex.toUpperCase() } });
+      expect(reply.status).toBe(200);
+      const last = covenantLineage.at(-1)!;
+      expect(reply.body).toEqual({
+        covenant: {
+          covenantId: covenantHex,
+          genesisTransactionId: idHex(covenantLineage[0]!),
+          createdAt: Number(covenantLineage[0]!.blockTime),
+          lastTransactionId: lineageNewestFirst[0],
+          lastActivityAt: Number(last.blockTime),
+          state: 'active',
+          utxoCount: 1,
+          currentUtxos: [
+            {
+              address: addressOf(`state ${LINEAGE_SIZE - 1}`),
+              outpoint: { transactionId: idHex(last), index: 0 },
+              amount: String(last.outputs[0]!.amount),
+              scriptPublicKey: { version: 0, script: bytesToHex(last.outputs[0]!.scriptPublicKey.script) },
+              blockDaaScore: String(tipBlock.header.daaScore),
+              isCoinbase: false,
+              covenantId: covenantHex,
+            },
+          ],
+        },
+      });
+    });
+
+    it('GET /v1/covenants lists it; bad ids, unknown covenants and cursors answer the one error shape', async () => {
+      const h = await harness(db, () => sink);
+      const list = await h.request(getCovenantsEndpoint, { query: '?limit=5' });
+      expect(list).toMatchObject({
+        status: 200,
+        body: { covenants: [{ covenantId: covenantHex, state: 'active' }], metadata: { hasMore: false, count: 1 } },
+      });
+      const unknown = bytesToHex(hashOf('no such covenant'));
+      expect(await h.request(getCovenantEndpoint, { params: { covenantId: unknown } })).toMatchObject({
+        status: 404,
+        body: { code: 'covenant_not_found' },
+      });
+      expect(await lineagePage(h, '', unknown)).toMatchObject({ status: 404, body: { code: 'covenant_not_found' } });
+      expect(await h.request(getCovenantEndpoint, { params: { covenantId: 'xyz' } })).toMatchObject({
+        status: 400,
+        body: { code: 'invalid_hex' },
+      });
+      expect(await lineagePage(h, `?starting_after=${unknown}`)).toMatchObject({
+        status: 400,
+        body: { code: 'unknown_cursor', errors: [{ path: 'query.starting_after' }] },
+      });
+      expect(await h.request(getCovenantsEndpoint, { query: `?ending_before=${unknown}` })).toMatchObject({
+        status: 400,
+        body: { code: 'unknown_cursor', errors: [{ path: 'query.ending_before' }] },
+      });
+      const [a, b] = lineageNewestFirst;
+      expect(await lineagePage(h, `?starting_after=${a}&ending_before=${b}`)).toMatchObject({
+        status: 400,
+        body: { code: 'conflicting_cursors' },
+      });
+      expect(await h.request(getCovenantsEndpoint, { query: '?limit=101' })).toMatchObject({
+        status: 400,
+        body: { code: 'limit_out_of_range' },
+      });
     });
   });
 

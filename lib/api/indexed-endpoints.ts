@@ -8,6 +8,9 @@
  *   - address history is newest first by (block time, transaction id); `starting_after` pages to older items,
  *     `ending_before` to the newer ones just before the cursor (still newest first); `hasMore` looks in the direction
  *     of travel; a cursor that is not a transaction of the index is a 400 `unknown_cursor`;
+ *   - covenants (extensions): the list is newest activity first by (last activity, covenant id) and pages like the
+ *     address history with covenant ids as cursors; a covenant's lineage pages exactly as an address history (the same
+ *     query); a covenant id the index holds no accepted lineage of is a 404 `covenant_not_found`, for its lineage too;
  *   - confirmations count from kaspad's sink blue score (as kaspad's own confirmation counts do), read at most once
  *     per VIRTUAL_BLUE_SCORE_TTL_MS;
  *   - caching: answers carrying transactions change with every block through `confirmations`, so they are never
@@ -17,23 +20,31 @@
  */
 import { z } from 'zod';
 import {
+  addressTotals,
   getAddressTransactions,
   getBlocksByDaaScore,
+  getCovenant,
+  getCovenants,
+  getCovenantTransactions,
   getTransaction,
   getTransactions,
   readCheckpoint,
+  readRetentionBound,
   UnknownCursorError,
   type Checkpoint,
+  type CovenantSummary,
   type IndexedTransaction,
   type Queryable,
 } from '../db';
 import { DEFAULT_CHECKPOINT_NAME } from '../indexer';
 import { decodeAddress, encodeAddress } from '../kaspa/address';
-import { hexToBytes } from '../kaspa/bytes';
+import { bytesToHex, hexToBytes } from '../kaspa/bytes';
 import type { RpcClient } from '../rpc';
+import { scriptPublicKeyToRpcString } from '../rpc/convert-block';
 import { endpointsFor, type CachePolicy, type EndpointResult } from './endpoint';
 import { ApiError, fromZodError } from './errors';
-import { addressTransactionView, blockView, transactionView } from './indexed-format';
+import { addressTransactionView, blockView, exactInteger, transactionView } from './indexed-format';
+import { utxoEntryToNode } from './node-format';
 import type { NodeApiContext } from './node-endpoints';
 import {
   addressString,
@@ -122,7 +133,10 @@ export const getTransactionEndpoint = indexedEndpoint({
     const transaction = await getTransaction(context.db, hexToBytes(params.id), {
       includePayload: query.include_payload,
     });
-    if (transaction === null) throw ApiError.transactionNotFound(params.id);
+    if (transaction === null) {
+      const bound = await readRetentionBound(context.db);
+      throw ApiError.transactionNotFound(params.id, bound ? { daaScore: bound.fromDaaScore, time: bound.fromTime } : undefined);
+    }
     const score = await scoreFor(context, [transaction]);
     return { body: { transaction: transactionView(transaction, score) }, cache: transactionsCache([transaction], score) };
   },
@@ -147,7 +161,7 @@ export const getTransactionsEndpoint = indexedEndpoint({
 });
 
 /** Next hands dynamic segments over as written in the URL; `kaspa%3Aq…` is the usual spelling of `kaspa:q…`. */
-function decodeSegment(text: string): string {
+export function decodeSegment(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {
@@ -155,41 +169,170 @@ function decodeSegment(text: string): string {
   }
 }
 
+const cursorQuery = {
+  starting_after: transactionId.optional(),
+  ending_before: transactionId.optional(),
+  limit: pageLimit,
+};
+
+/** Reads a page with the query's cursors; an unknown cursor is a 400 `unknown_cursor` naming the parameter. */
+async function pageWithCursor<Page>(
+  query: { starting_after?: string; ending_before?: string },
+  read: (cursors: { startingAfter?: Uint8Array; endingBefore?: Uint8Array }) => Promise<Page>,
+): Promise<Page> {
+  if (query.starting_after !== undefined && query.ending_before !== undefined) throw ApiError.conflictingCursors();
+  try {
+    return await read({
+      startingAfter: query.starting_after === undefined ? undefined : hexToBytes(query.starting_after),
+      endingBefore: query.ending_before === undefined ? undefined : hexToBytes(query.ending_before),
+    });
+  } catch (error) {
+    if (error instanceof UnknownCursorError) {
+      throw ApiError.unknownCursor(query.starting_after === undefined ? 'query.ending_before' : 'query.starting_after');
+    }
+    throw error;
+  }
+}
+
 export const getAddressTransactionsEndpoint = indexedEndpoint({
   id: 'GET /v1/addresses/{address}/transactions',
   params: z.object({ address: z.string().transform(decodeSegment) }),
-  query: z.object({
-    starting_after: transactionId.optional(),
-    ending_before: transactionId.optional(),
-    limit: pageLimit,
-    include_payload: optionalFlag,
-    accepted_only: optionalFlag,
-  }),
+  query: z.object({ ...cursorQuery, include_payload: optionalFlag, accepted_only: optionalFlag }),
   async handler({ context, params, query }): Promise<EndpointResult> {
-    if (query.starting_after !== undefined && query.ending_before !== undefined) throw ApiError.conflictingCursors();
-    const checked = addressString(await context.addressPrefix()).safeParse(params.address);
-    if (!checked.success) throw fromZodError('path.address', checked.error);
-    const address = encodeAddress(decodeAddress(checked.data));
-    let page;
-    try {
-      page = await getAddressTransactions(context.db, {
+    const address = await checkedAddress(context, params.address);
+    const page = await pageWithCursor(query, (cursors) =>
+      getAddressTransactions(context.db, {
         address,
         limit: query.limit,
-        startingAfter: query.starting_after === undefined ? undefined : hexToBytes(query.starting_after),
-        endingBefore: query.ending_before === undefined ? undefined : hexToBytes(query.ending_before),
+        ...cursors,
         acceptedOnly: query.accepted_only,
         includePayload: query.include_payload,
-      });
-    } catch (error) {
-      if (error instanceof UnknownCursorError) {
-        throw ApiError.unknownCursor(query.starting_after === undefined ? 'query.ending_before' : 'query.starting_after');
-      }
-      throw error;
-    }
+      }),
+    );
     const score = await scoreFor(context, page.transactions);
     return {
       body: {
         transactions: page.transactions.map((transaction) => addressTransactionView(transaction, score)),
+        metadata: { hasMore: page.hasMore, count: page.transactions.length },
+      },
+      cache: NEAR_TIP,
+    };
+  },
+});
+
+async function checkedAddress(context: IndexedApiContext, address: string): Promise<string> {
+  const checked = addressString(await context.addressPrefix()).safeParse(address);
+  if (!checked.success) throw fromZodError('path.address', checked.error);
+  return encodeAddress(decodeAddress(checked.data));
+}
+
+export interface AddressSummaryView {
+  address: string;
+  transactionCount: number;
+  acceptedTransactionCount: number;
+  totalReceived: string;
+  totalSent: string;
+  firstActivity: number | null;
+  lastActivity: number | null;
+}
+
+/** The address's indexed history in figures (an extension); balances are the node's, from getUtxosByAddresses. */
+export const getAddressSummaryEndpoint = indexedEndpoint({
+  id: 'GET /v1/addresses/{address}/summary',
+  params: z.object({ address: z.string().transform(decodeSegment) }),
+  async handler({ context, params }): Promise<EndpointResult> {
+    const address = await checkedAddress(context, params.address);
+    const totals = await addressTotals(context.db, address);
+    const time = (value: bigint | null) => (value === null ? null : exactInteger(value, 'blockTime'));
+    const body: AddressSummaryView = {
+      address,
+      transactionCount: totals.transactionCount,
+      acceptedTransactionCount: totals.acceptedTransactionCount,
+      totalReceived: totals.totalReceived.toString(),
+      totalSent: totals.totalSent.toString(),
+      firstActivity: time(totals.firstBlockTime),
+      lastActivity: time(totals.lastBlockTime),
+    };
+    return { body: { ...body }, cache: NEAR_TIP };
+  },
+});
+
+const covenantId = hexString(32, 'a covenant id');
+
+export interface CovenantView {
+  covenantId: string;
+  genesisTransactionId: string | null;
+  createdAt: number;
+  lastTransactionId: string;
+  lastActivityAt: number;
+  state: 'active' | 'ended';
+  utxoCount: number;
+}
+
+function covenantView(covenant: CovenantSummary): CovenantView {
+  return {
+    covenantId: bytesToHex(covenant.covenantId),
+    genesisTransactionId: covenant.genesisTransactionId === null ? null : bytesToHex(covenant.genesisTransactionId),
+    createdAt: exactInteger(covenant.createdAt, 'createdAt'),
+    lastTransactionId: bytesToHex(covenant.lastTransactionId),
+    lastActivityAt: exactInteger(covenant.lastActivityAt, 'lastActivityAt'),
+    state: covenant.state,
+    utxoCount: covenant.utxoCount,
+  };
+}
+
+export const getCovenantsEndpoint = indexedEndpoint({
+  id: 'GET /v1/covenants',
+  query: z.object({ starting_after: covenantId.optional(), ending_before: covenantId.optional(), limit: pageLimit }),
+  async handler({ context, query }): Promise<EndpointResult> {
+    const page = await pageWithCursor(query, (cursors) => getCovenants(context.db, { limit: query.limit, ...cursors }));
+    return {
+      body: { covenants: page.covenants.map(covenantView), metadata: { hasMore: page.hasMore, count: page.covenants.length } },
+      cache: NEAR_TIP,
+    };
+  },
+});
+
+export const getCovenantEndpoint = indexedEndpoint({
+  id: 'GET /v1/covenants/{covenantId}',
+  params: z.object({ covenantId }),
+  async handler({ context, params }): Promise<EndpointResult> {
+    const covenant = await getCovenant(context.db, hexToBytes(params.covenantId));
+    if (covenant === null) throw ApiError.covenantNotFound(params.covenantId);
+    const currentUtxos = covenant.currentUtxos.map((utxo) =>
+      utxoEntryToNode({
+        address: utxo.address,
+        outpoint: { transactionId: bytesToHex(utxo.outpoint.transactionId), index: utxo.outpoint.index },
+        utxoEntry: {
+          amount: utxo.amount,
+          scriptPublicKey: scriptPublicKeyToRpcString(utxo.scriptPublicKey),
+          blockDaaScore: utxo.blockDaaScore,
+          isCoinbase: utxo.isCoinbase,
+          covenantId: bytesToHex(utxo.covenantId),
+        },
+      }),
+    );
+    return { body: { covenant: { ...covenantView(covenant), currentUtxos } }, cache: NEAR_TIP };
+  },
+});
+
+export const getCovenantTransactionsEndpoint = indexedEndpoint({
+  id: 'GET /v1/covenants/{covenantId}/transactions',
+  params: z.object({ covenantId }),
+  query: z.object({ ...cursorQuery, include_payload: optionalFlag }),
+  async handler({ context, params, query }): Promise<EndpointResult> {
+    const id = hexToBytes(params.covenantId);
+    const page = await pageWithCursor(query, (cursors) =>
+      getCovenantTransactions(context.db, id, { limit: query.limit, ...cursors, includePayload: query.include_payload }),
+    );
+    // Only an empty page asks whether the covenant exists at all: the usual page costs no extra lookup.
+    if (page.transactions.length === 0 && (await getCovenant(context.db, id)) === null) {
+      throw ApiError.covenantNotFound(params.covenantId);
+    }
+    const score = await scoreFor(context, page.transactions);
+    return {
+      body: {
+        transactions: page.transactions.map((transaction) => transactionView(transaction, score)),
         metadata: { hasMore: page.hasMore, count: page.transactions.length },
       },
       cache: NEAR_TIP,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AddressTransaction, IndexedBlock, IndexedTransaction } from '../db';
-import { addressOf, hashOf, payToAddressOutput, syntheticBlock, syntheticTransaction } from '../db/test-support/fixtures';
+import { addressOf, covenantOutput, hashOf, payToAddressOutput, syntheticBlock, syntheticTransaction } from '../db/test-support/fixtures';
 import { bytesToHex } from '../kaspa/bytes';
 import { addressTransactionView, blockView, exactInteger, transactionView } from './indexed-format';
 
@@ -45,6 +45,10 @@ describe('transactionView (§2.1)', () => {
       'payload',
       'inputs',
       'outputs',
+      'version',
+      'storageMass',
+      'computeMass',
+      'gas',
     ]);
     expect(view.transactionId).toBe(hex('transaction spend'));
     expect(view.hash).toBe(hex('transaction hash spend'));
@@ -56,6 +60,23 @@ describe('transactionView (§2.1)', () => {
     expect(view.isAccepted).toBe(true);
     expect(view.confirmations).toBe(42);
     expect(view.payload).toBe('0xcafe');
+    expect(view).toMatchObject({ version: 0, storageMass: '2036', computeMass: '2036', gas: '0' });
+  });
+
+  it('writes the Toccata extensions: compute budgets, covenant bindings and spent covenant ids', () => {
+    const covenantId = hashOf('covenant');
+    const continuation = indexed({
+      version: 1,
+      storageMass: 2n ** 64n - 1n,
+      computeMass: null,
+      gas: 7n,
+      inputs: [{ ...record.inputs[0]!, computeBudget: 65_535, previousOutput: { ...funding.outputs[0]!, covenantId } }],
+      outputs: [covenantOutput('next state', 10n, covenantId, 0)],
+    });
+    const view = transactionView(continuation, 0n);
+    expect(view).toMatchObject({ version: 1, storageMass: '18446744073709551615', computeMass: null, gas: '7' });
+    expect(view.inputs[0]).toMatchObject({ computeBudget: 65_535, previousOutput: { covenantId: hex('covenant') } });
+    expect(view.outputs[0]!.covenant).toEqual({ authorizingInput: 0, covenantId: hex('covenant') });
   });
 
   it('names each input by its own transaction and index and carries the spent output', () => {
@@ -65,6 +86,7 @@ describe('transactionView (§2.1)', () => {
       index: 0,
       signatureScript: hex('signature spend'),
       sigOpCount: 1,
+      computeBudget: 0,
       previousOutput: {
         transactionId: hex('transaction funding'),
         index: 0,
@@ -72,6 +94,7 @@ describe('transactionView (§2.1)', () => {
         scriptPublicKey: `20${hex('address alice')}ac`,
         scriptPublicKeyAddress: addressOf('alice'),
         scriptPublicKeyType: 'pubkey',
+        covenantId: null,
       },
     });
     expect(unresolved?.index).toBe(1);
@@ -82,6 +105,7 @@ describe('transactionView (§2.1)', () => {
       scriptPublicKey: null,
       scriptPublicKeyAddress: null,
       scriptPublicKeyType: null,
+      covenantId: null,
     });
   });
 
@@ -95,6 +119,7 @@ describe('transactionView (§2.1)', () => {
         scriptPublicKey: `20${hex('address bob')}ac`,
         scriptPublicKeyAddress: addressOf('bob'),
         scriptPublicKeyType: 'pubkey',
+        covenant: null,
       },
       {
         transactionId: hex('transaction spend'),
@@ -103,6 +128,7 @@ describe('transactionView (§2.1)', () => {
         scriptPublicKey: `20${hex('address alice')}ac`,
         scriptPublicKeyAddress: addressOf('alice'),
         scriptPublicKeyType: 'pubkey',
+        covenant: null,
       },
     ]);
   });

@@ -8,7 +8,11 @@
  *     `amount`, `scriptPublicKey`, `scriptPublicKeyAddress` and `scriptPublicKeyType` are null while it is unknown;
  *   - `scriptPublicKeyAddress` is null for scripts without an address form; `acceptingBlockHash` is null while the
  *     transaction is not accepted, `selectedParentHash` null for genesis, `fee` null while a spent output is unknown;
- *   - u64 fields the spec types as integer (`blockTime`, `daaScore`, `blueScore`) are JSON numbers and must be exact.
+ *   - u64 fields the spec types as integer (`blockTime`, `daaScore`, `blueScore`) are JSON numbers and must be exact;
+ *   - Toccata extensions beside the spec's fields, always present: `version`, `storageMass` and `computeMass` (decimal
+ *     strings; null for rows indexed before they were stored, `computeMass` also when the node gave none), `gas`;
+ *     each input's `computeBudget` (0 for version 0 inputs, as kaspad reports it) and its spent output's `covenantId`;
+ *     each output's `covenant` ({ authorizingInput, covenantId } or null when unbound).
  */
 import { bytesToHex } from '../kaspa/bytes';
 import type { Hash } from '../kaspa/types';
@@ -16,6 +20,7 @@ import {
   confirmations,
   isAccepted,
   type AddressTransaction,
+  type CreatedOutputRecord,
   type IndexedBlock,
   type IndexedTransaction,
   type InputRecord,
@@ -29,6 +34,12 @@ export interface IndexedOutput {
   scriptPublicKey: string;
   scriptPublicKeyAddress: string | null;
   scriptPublicKeyType: string;
+  covenant: IndexedCovenantBinding | null;
+}
+
+export interface IndexedCovenantBinding {
+  authorizingInput: number;
+  covenantId: string;
 }
 
 export interface IndexedPreviousOutput {
@@ -38,6 +49,7 @@ export interface IndexedPreviousOutput {
   scriptPublicKey: string | null;
   scriptPublicKeyAddress: string | null;
   scriptPublicKeyType: string | null;
+  covenantId: string | null;
 }
 
 export interface IndexedInput {
@@ -45,6 +57,7 @@ export interface IndexedInput {
   index: number;
   signatureScript: string;
   sigOpCount: number;
+  computeBudget: number;
   previousOutput: IndexedPreviousOutput;
 }
 
@@ -61,6 +74,10 @@ export interface IndexedTransactionView {
   payload: string;
   inputs: IndexedInput[];
   outputs: IndexedOutput[];
+  version: number;
+  storageMass: string | null;
+  computeMass: string | null;
+  gas: string;
 }
 
 export interface AddressTransactionView extends IndexedTransactionView {
@@ -103,14 +120,24 @@ export function exactInteger(value: bigint, field: string): number {
 
 const hexList = (hashes: readonly Hash[]) => hashes.map(bytesToHex);
 
-function outputView(output: OutputRecord, transactionId: string, index: number): IndexedOutput {
+function outputFields(output: OutputRecord) {
   return {
-    transactionId,
-    index,
     amount: output.amount.toString(),
     scriptPublicKey: bytesToHex(output.scriptPublicKey.script),
     scriptPublicKeyAddress: output.address,
     scriptPublicKeyType: output.scriptType,
+  };
+}
+
+function outputView(output: CreatedOutputRecord, transactionId: string, index: number): IndexedOutput {
+  return {
+    transactionId,
+    index,
+    ...outputFields(output),
+    covenant:
+      output.covenantId === null || output.authorizingInput === null
+        ? null
+        : { authorizingInput: output.authorizingInput, covenantId: bytesToHex(output.covenantId) },
   };
 }
 
@@ -122,10 +149,22 @@ function inputView(input: InputRecord, transactionId: string, index: number): In
     index,
     signatureScript: bytesToHex(input.signatureScript),
     sigOpCount: input.sigOpCount,
+    computeBudget: input.computeBudget,
     previousOutput:
       spent === null
-        ? { ...outpoint, amount: null, scriptPublicKey: null, scriptPublicKeyAddress: null, scriptPublicKeyType: null }
-        : outputView(spent, outpoint.transactionId, outpoint.index),
+        ? {
+            ...outpoint,
+            amount: null,
+            scriptPublicKey: null,
+            scriptPublicKeyAddress: null,
+            scriptPublicKeyType: null,
+            covenantId: null,
+          }
+        : {
+            ...outpoint,
+            ...outputFields(spent),
+            covenantId: spent.covenantId === null ? null : bytesToHex(spent.covenantId),
+          },
   };
 }
 
@@ -145,6 +184,10 @@ export function transactionView(transaction: IndexedTransaction, virtualBlueScor
     payload: `0x${transaction.payload === null ? '' : bytesToHex(transaction.payload)}`,
     inputs: transaction.inputs.map((input, index) => inputView(input, transactionId, index)),
     outputs: transaction.outputs.map((output, index) => outputView(output, transactionId, index)),
+    version: transaction.version,
+    storageMass: transaction.storageMass === null ? null : transaction.storageMass.toString(),
+    computeMass: transaction.computeMass === null ? null : transaction.computeMass.toString(),
+    gas: transaction.gas.toString(),
   };
 }
 

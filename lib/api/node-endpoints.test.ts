@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { schnorrAddressFromPublicKey } from '../kaspa/address';
+import { SECONDS_PER_MONTH } from '../kaspa/subsidy';
 import { RpcRejectedError } from '../rpc/errors';
 import { parseJson } from '../rpc/json';
 import { U64_FIELD_NAMES } from '../rpc/protocol';
@@ -20,6 +21,7 @@ import {
   usageEndpoint,
   type NodeApiContext,
 } from './node-endpoints';
+import { getSupplyEndpoint } from './supply-endpoint';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const H = (digit: string) => digit.repeat(64);
@@ -215,5 +217,36 @@ describe('node-style endpoints', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-cost-ru')).toBe('0');
     expect(response.body).toMatchObject({ month: { ruUsed: '0.5' }, limits: { ruPerSecond: '50' } });
+  });
+});
+
+describe('GET /v1/supply', () => {
+  const answer = (network: string, virtualDaaScore: bigint) => (method: RpcMethodName) =>
+    method === 'getCoinSupply'
+      ? { circulatingSompi: 123_456_789_012_345_678n, maxSompi: 2_900_000_000_000_000_000n }
+      : { network, virtualDaaScore };
+
+  it("adds the network's block reward and its next reduction to kaspad's supply", async () => {
+    const { request } = await setup(answer('devnet', 5_000n));
+    const { status, body } = await request(getSupplyEndpoint);
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      network: 'devnet',
+      virtualDaaScore: '5000',
+      circulatingSompi: '123456789012345678',
+      maxSompi: '2900000000000000000',
+      blockRewardSompi: '4400000000',
+      nextReduction: {
+        daaScore: String(SECONDS_PER_MONTH * 10n),
+        blockRewardSompi: '4153046976',
+        estimatedSeconds: Number((SECONDS_PER_MONTH * 10n - 5_000n) / 10n),
+      },
+    });
+  });
+
+  it('answers the supply alone for a network whose schedule it does not know', async () => {
+    const { request } = await setup(answer('kaspa-simnet', 5_000n));
+    const { body } = await request(getSupplyEndpoint);
+    expect(body).toMatchObject({ network: 'kaspa-simnet', blockRewardSompi: null, nextReduction: null, circulatingSompi: '123456789012345678' });
   });
 });

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import {
+  getAddressSummaryEndpoint,
   getAddressTransactionsEndpoint,
   getBlocksByDaaScoreEndpoint,
   getTransactionEndpoint,
@@ -25,8 +26,12 @@ import {
   submitTransactionReplacementEndpoint,
   usageEndpoint,
 } from './node-endpoints';
+import { getSupplyEndpoint } from './supply-endpoint';
+import { COVENANT_ENDPOINT_DOCS, COVENANTS_TAG } from './openapi-covenant-endpoints';
 import { TOKEN_ACTIVITY_ENDPOINT_DOCS } from './openapi-token-activity-endpoints';
 import { TOKEN_ENDPOINT_DOCS, TOKENS_TAG } from './openapi-token-endpoints';
+import { WALLET_ENDPOINT_DOCS, WALLETS_TAG } from './openapi-wallet-endpoints';
+import { WEBHOOK_ENDPOINT_DOCS, WEBHOOKS_TAG } from './openapi-webhook-endpoints';
 import { buildOpenApiDocument, openApiEndpoint, type DocumentedEndpoint, type NamedSchemas } from './openapi';
 import {
   EXAMPLE_ADDRESS,
@@ -47,6 +52,7 @@ import {
 } from './openapi-examples';
 import {
   addressTransactionResponse,
+  covenantSummaryResponse,
   indexedBlockResponse,
   indexedTransactionResponse,
   MAX_ADDRESSES_PER_CALL,
@@ -74,6 +80,7 @@ export const NAMED_SCHEMAS: NamedSchemas = {
   IndexedTransaction: indexedTransactionResponse,
   AddressTransaction: addressTransactionResponse,
   IndexedBlock: indexedBlockResponse,
+  Covenant: covenantSummaryResponse,
   Usage: usageResponse,
 };
 
@@ -85,7 +92,10 @@ const META = 'Meta';
 export const OPENAPI_TAGS = [
   { name: INDEXED, description: 'Transactions, address histories and blocks served from this service’s index.' },
   { name: NODE, description: 'Calls answered by the Kaspa node, in the node format of SERVICE-SPEC §2.2–§2.11.' },
+  { name: WALLETS_TAG, description: 'HD wallets (an extended public key or a list of addresses): summary, merged history, UTXOs.' },
+  { name: COVENANTS_TAG, description: 'KIP-20 covenants: the list, each one’s current UTXOs, and its lineage.' },
   { name: TOKENS_TAG, description: 'KRC-20 (tk20) tokens: metadata, charts, the token list, holders, operations and fills.' },
+  { name: WEBHOOKS_TAG, description: 'Signed HTTP deliveries of the stream’s events to the key’s own receivers.' },
   { name: ACCOUNT, description: 'The calling key’s limits and usage.' },
   { name: META, description: 'This document.' },
 ];
@@ -165,6 +175,47 @@ const INDEXED_ENDPOINTS: DocumentedEndpoint[] = [
     },
   },
   {
+    definition: getAddressSummaryEndpoint,
+    docs: {
+      operationId: 'getAddressSummary',
+      summary: 'Get an address’s totals',
+      description:
+        'The address’s indexed history in figures: transactions (and how many are accepted), the total received by ' +
+        'its outputs and sent by its inputs over accepted transactions (change to itself counts both ways), and its ' +
+        'first and last activity (block times, epoch ms; null without history). Its balance is the node’s: ' +
+        '`POST /v1/rpc/getUtxosByAddresses`. Where history retention is on, the figures cover the retained history. ' +
+        'An extension.',
+      tag: INDEXED,
+      response: z.strictObject({
+        address: z.string(),
+        transactionCount: z.number().int().min(0),
+        acceptedTransactionCount: z.number().int().min(0),
+        totalReceived: z.string().regex(/^\d+$/).meta({ description: 'sompi, as a decimal string' }),
+        totalSent: z.string().regex(/^\d+$/).meta({ description: 'sompi, as a decimal string' }),
+        firstActivity: z.number().int().nullable(),
+        lastActivity: z.number().int().nullable(),
+      }),
+      errors: ['invalid_address'],
+      parameterDescriptions: {
+        address: 'a Kaspa address of the served network (`kaspa:` on mainnet); `:` may be written `%3A`',
+      },
+      usesNode: true,
+      etag: true,
+      examples: {
+        params: { address: EXAMPLE_ADDRESS },
+        response: {
+          address: EXAMPLE_ADDRESS,
+          transactionCount: 1532,
+          acceptedTransactionCount: 1530,
+          totalReceived: '1284500000000',
+          totalSent: '1270125000000',
+          firstActivity: 1750000000000,
+          lastActivity: 1764000000000,
+        },
+      },
+    },
+  },
+  {
     definition: getBlocksByDaaScoreEndpoint,
     docs: {
       operationId: 'getBlocksByDaaScore',
@@ -193,6 +244,19 @@ const INDEXED_ENDPOINTS: DocumentedEndpoint[] = [
     },
   },
 ];
+
+const sompiText = z.string().regex(/^\d{1,20}$/).meta({ description: 'sompi, as a decimal string' });
+const supplyResponse = z.strictObject({
+  network: z.string(),
+  virtualDaaScore: z.string().regex(/^\d{1,20}$/),
+  circulatingSompi: sompiText,
+  maxSompi: sompiText,
+  blockRewardSompi: sompiText.nullable().meta({ description: 'the subsidy of a block at the virtual DAA score' }),
+  nextReduction: z
+    .strictObject({ daaScore: z.string().regex(/^\d{1,20}$/), blockRewardSompi: sompiText, estimatedSeconds: z.number().int().min(0) })
+    .nullable()
+    .meta({ description: 'null once the subsidy no longer changes, or for an unknown schedule' }),
+});
 
 const NODE_ENDPOINTS: DocumentedEndpoint[] = [
   {
@@ -240,6 +304,33 @@ const NODE_ENDPOINTS: DocumentedEndpoint[] = [
       usesNode: true,
       etag: false,
       examples: { response: exampleDagInfo },
+    },
+  },
+  {
+    definition: getSupplyEndpoint,
+    docs: {
+      operationId: 'getSupply',
+      summary: 'Get the supply and the block reward',
+      description:
+        'kaspad’s coin supply (getCoinSupply) with the block reward of the network’s subsidy schedule at the virtual ' +
+        'DAA score and the next monthly reduction: its DAA score, the reward from then, and the seconds until then at ' +
+        'the network’s block rate. Mainnet and testnet follow rusty-kaspa’s parameters; a devnet follows the embedded ' +
+        'devnet’s (10 blocks a second from DAA score 0). The reward fields are null for a network the schedule does ' +
+        'not know. An extension.',
+      tag: NODE,
+      response: supplyResponse,
+      usesNode: true,
+      etag: false,
+      examples: {
+        response: {
+          network: 'kaspa-mainnet',
+          virtualDaaScore: '308441938',
+          circulatingSompi: '2689063265443958447',
+          maxSompi: '2900000000000000000',
+          blockRewardSompi: '367080960',
+          nextReduction: { daaScore: '320823000', blockRewardSompi: '346478289', estimatedSeconds: 1238106 },
+        },
+      },
     },
   },
   {
@@ -461,9 +552,12 @@ const OPENAPI_ENDPOINT: DocumentedEndpoint = {
 
 export const API_ENDPOINTS: readonly DocumentedEndpoint[] = [
   ...INDEXED_ENDPOINTS,
+  ...COVENANT_ENDPOINT_DOCS,
   ...NODE_ENDPOINTS,
+  ...WALLET_ENDPOINT_DOCS,
   ...TOKEN_ENDPOINT_DOCS,
   ...TOKEN_ACTIVITY_ENDPOINT_DOCS,
+  ...WEBHOOK_ENDPOINT_DOCS,
   ...ACCOUNT_ENDPOINTS,
   OPENAPI_ENDPOINT,
 ];

@@ -23,6 +23,7 @@ const SIGNATURE_SCRIPT = `41${exampleHash('signature r')}${exampleHash('signatur
 const NATIVE_SUBNETWORK = '0'.repeat(40);
 
 export const EXAMPLE_TRANSACTION_ID = exampleHash('example transaction');
+export const EXAMPLE_COVENANT_ID = exampleHash('example covenant');
 const PREVIOUS_TRANSACTION_ID = exampleHash('example funding transaction');
 export const EXAMPLE_BLOCK_HASH = exampleHash('example block');
 const PARENT_HASH = exampleHash('example parent block');
@@ -173,6 +174,7 @@ const output = (index: number, amount: string, script: string, address: string) 
   scriptPublicKey: script,
   scriptPublicKeyAddress: address,
   scriptPublicKeyType: 'pubkey',
+  covenant: null,
 });
 
 export const exampleIndexedTransaction = {
@@ -191,7 +193,8 @@ export const exampleIndexedTransaction = {
       transactionId: EXAMPLE_TRANSACTION_ID,
       index: 0,
       signatureScript: SIGNATURE_SCRIPT,
-      sigOpCount: 1,
+      sigOpCount: 0,
+      computeBudget: 1,
       previousOutput: {
         transactionId: PREVIOUS_TRANSACTION_ID,
         index: 1,
@@ -199,6 +202,7 @@ export const exampleIndexedTransaction = {
         scriptPublicKey: SCRIPT,
         scriptPublicKeyAddress: EXAMPLE_ADDRESS,
         scriptPublicKeyType: 'pubkey',
+        covenantId: null,
       },
     },
   ],
@@ -206,6 +210,10 @@ export const exampleIndexedTransaction = {
     output(0, '150000000', OTHER_SCRIPT, EXAMPLE_OTHER_ADDRESS),
     output(1, '849997964', SCRIPT, EXAMPLE_ADDRESS),
   ],
+  version: 1,
+  storageMass: '2036',
+  computeMass: '1742',
+  gas: '0',
 };
 
 export const exampleAddressTransaction = {

@@ -18,6 +18,8 @@ async function documentOf(): Promise<OpenApiDocument> {
   return result.body as OpenApiDocument;
 }
 
+const STREAM_PATHS = ['/v1/stream', '/v1/ws'];
+
 /** app/v1/a/[b]/route.ts → /v1/a/{b}; the catch-all is not an endpoint. */
 async function routeFiles(): Promise<{ path: string; file: string }[]> {
   const found: { path: string; file: string }[] = [];
@@ -29,6 +31,8 @@ async function routeFiles(): Promise<{ path: string; file: string }[]> {
         const segments = relative(APP_V1, dir).split(sep);
         if (segments.some((segment) => segment.startsWith('[['))) continue;
         const path = `/v1/${segments.map((segment) => segment.replace(/^\[(.+)\]$/, '{$1}')).join('/')}`;
+        // The streams (lib/stream) are long-lived connections, not calls of the endpoint wrapper.
+        if (STREAM_PATHS.includes(path)) continue;
         found.push({ path, file: full });
       }
     }
@@ -68,25 +72,26 @@ describe('the endpoint list', () => {
     const listed = new Set<RouteId>();
     for (const { path, file } of files) {
       const source = await readFile(file, 'utf8');
-      const served = /export const (GET|POST) = define\w*\((\w+)\)/.exec(source);
-      expect(served, `${file} binds a definition`).not.toBeNull();
-      const [, method, name] = served!;
-      const imported = new RegExp(`import \\{ ${name} \\} from '@/lib/api/([\\w-]+)'`).exec(source);
-      expect(imported, `${file} imports ${name} from lib/api`).not.toBeNull();
-      const modulePath = join(__dirname, `${imported![1]}.ts`);
-      const exports = (await import(/* @vite-ignore */ modulePath)) as Record<string, unknown>;
-      const entry = API_ENDPOINTS.find((candidate) => candidate.definition === exports[name!]);
-      expect(entry, `${file}: ${name} is in the endpoint list`).toBeDefined();
-      const id = entry!.definition.id;
-      expect(routeMethod(id)).toBe(method);
-      // A folder parameter stands for any segment ([standard] serves tk20 and its alias); literals must agree.
-      const fileSegments = path.split('/');
-      const routeSegments = routePath(id).split('/');
-      expect(fileSegments.length, `${file} serves ${id}`).toBe(routeSegments.length);
-      fileSegments.forEach((segment, index) => {
-        if (!segment.startsWith('{')) expect(routeSegments[index], `${file} serves ${id}`).toBe(segment);
-      });
-      listed.add(id);
+      const served = [...source.matchAll(/export const (GET|POST|DELETE) = define\w*\((\w+)\)/g)];
+      expect(served.length, `${file} binds a definition`).toBeGreaterThan(0);
+      for (const [, method, name] of served) {
+        const imported = new RegExp(`import \\{ (?:[\\w, ]+, )?${name}(?:, [\\w, ]+)? \\} from '@/lib/api/([\\w-]+)'`).exec(source);
+        expect(imported, `${file} imports ${name} from lib/api`).not.toBeNull();
+        const modulePath = join(__dirname, `${imported![1]}.ts`);
+        const exports = (await import(/* @vite-ignore */ modulePath)) as Record<string, unknown>;
+        const entry = API_ENDPOINTS.find((candidate) => candidate.definition === exports[name!]);
+        expect(entry, `${file}: ${name} is in the endpoint list`).toBeDefined();
+        const id = entry!.definition.id;
+        expect(routeMethod(id)).toBe(method);
+        // A folder parameter stands for any segment ([standard] serves tk20 and its alias); literals must agree.
+        const fileSegments = path.split('/');
+        const routeSegments = routePath(id).split('/');
+        expect(fileSegments.length, `${file} serves ${id}`).toBe(routeSegments.length);
+        fileSegments.forEach((segment, index) => {
+          if (!segment.startsWith('{')) expect(routeSegments[index], `${file} serves ${id}`).toBe(segment);
+        });
+        listed.add(id);
+      }
     }
     // Every listed endpoint is served, and the list is exactly the cost table.
     expect([...listed].sort()).toEqual([...ids].sort());

@@ -12,6 +12,7 @@ import { DEFAULT_BODY_LIMIT, endpointsFor, type ApiContext, type EndpointDefinit
 import { ApiError, PROBLEM_CONTENT_TYPE, problemBody } from './errors';
 import { API_KEY_HEADER } from './keys';
 import { problemResponseSchema } from './schemas';
+import { PROBLEM_CODE_FAMILIES, type ProblemFamilyId } from './problem-families';
 
 type AnyDefinition = Pick<
   EndpointDefinition<ApiContext, z.ZodType | undefined, z.ZodObject | undefined, z.ZodType | undefined>,
@@ -33,6 +34,8 @@ export interface EndpointDocs {
   tag: string;
   /** The success body (status 200). */
   response: z.ZodType;
+  /** A success body that is not JSON (the CSV exports), with the headers it comes with. */
+  text?: { contentType: 'text/csv'; headers: readonly string[] };
   /** Problem codes particular to this endpoint (404s, node rejections, limits, field codes); see PROBLEM_EXAMPLES. */
   errors?: readonly ProblemCode[];
   /** The handler calls the Kaspa node (directly or for the network's address prefix / confirmations). */
@@ -71,6 +74,7 @@ export const PROBLEM_EXAMPLES = {
   allowance_exhausted: ApiError.allowanceExhausted('100000', new Date(Date.UTC(2026, 11, 1))),
   block_not_found: ApiError.blockNotFound(EXAMPLE_HASH),
   transaction_not_found: ApiError.transactionNotFound(EXAMPLE_HASH),
+  covenant_not_found: ApiError.covenantNotFound(EXAMPLE_HASH),
   mempool_entry_not_found: ApiError.mempoolEntryNotFound(EXAMPLE_HASH),
   method_not_allowed: ApiError.methodNotAllowed('DELETE', ['GET']),
   body_too_large: ApiError.bodyTooLarge(DEFAULT_BODY_LIMIT),
@@ -86,6 +90,7 @@ export const PROBLEM_EXAMPLES = {
   node_unreachable: ApiError.nodeUnreachable(),
   node_not_synced: ApiError.nodeNotSynced(),
   node_timeout: ApiError.nodeTimeout(),
+  demo_wallet_not_found: ApiError.demoWalletNotFound(),
   route_not_found: ApiError.routeNotFound('/v1/tokens/brc20/NACHO/metadata'),
   token_not_found: new ApiError({
     status: 404,
@@ -93,39 +98,35 @@ export const PROBLEM_EXAMPLES = {
     title: 'Token not found',
     detail: 'no token with ticker NACHO',
   }),
+  webhook_not_found: new ApiError({
+    status: 404,
+    code: 'webhook_not_found',
+    title: 'Webhook not found',
+    detail: 'this key has no webhook wh_Q2hvb3NlIGEgcmVjZWl2ZX',
+  }),
+  invalid_webhook_url: new ApiError({
+    status: 400,
+    code: 'invalid_webhook_url',
+    title: 'Webhook URL refused',
+    detail: 'body.url resolves to 10.0.0.7, a private, loopback or reserved address; webhooks deliver to public hosts only',
+    errors: [{ path: 'body.url', message: 'resolves to 10.0.0.7, a private, loopback or reserved address; webhooks deliver to public hosts only' }],
+  }),
 } satisfies Record<string, ApiError>;
 
 export type ProblemCode = keyof typeof PROBLEM_EXAMPLES;
 
-/** Every problem code the endpoint can answer: its own plus those of every endpoint of its kind. */
+/** Every problem code the endpoint can answer: its own plus those of every family of endpoint it belongs to. */
 export function problemCodesOf(endpoint: DocumentedEndpoint): ProblemCode[] {
   const { definition, docs } = endpoint;
-  const codes = new Set<ProblemCode>([
-    'method_not_allowed',
-    'api_key_in_query',
-    'unknown_query_parameter',
-    'invalid_request',
-    'internal_error',
-  ]);
-  if (definition.auth !== 'public') {
-    for (const code of [
-      'missing_api_key',
-      'invalid_api_key',
-      'api_key_disabled',
-      'rate_limited',
-      'allowance_exhausted',
-    ] as const) {
-      codes.add(code);
-    }
-  }
-  if (definition.body !== undefined) {
-    for (const code of ['unsupported_media_type', 'body_too_large', 'invalid_json'] as const) codes.add(code);
-  }
-  if (docs.usesNode) {
-    for (const code of ['node_rejected', 'node_protocol_error', 'node_unreachable', 'node_timeout'] as const) {
-      codes.add(code);
-    }
-  }
+  const member: Record<ProblemFamilyId, boolean> = {
+    every: true,
+    keyed: definition.auth !== 'public',
+    body: definition.body !== undefined,
+    node: docs.usesNode === true,
+  };
+  const codes = new Set<ProblemCode>(
+    PROBLEM_CODE_FAMILIES.filter((family) => member[family.id]).flatMap((family) => family.codes),
+  );
   for (const code of docs.errors ?? []) codes.add(code);
   return [...codes];
 }
@@ -252,6 +253,15 @@ const HEADER_DOCS: Record<string, { description: string; schema: JsonSchema }> =
   'retry-after': { description: 'seconds to wait before retrying', schema: { type: 'string' } },
   etag: { description: 'strong validator of the body; send it back in If-None-Match', schema: { type: 'string' } },
   allow: { description: 'the method this path serves', schema: { type: 'string' } },
+  'x-next-cursor': {
+    description: 'present while the export has more rows: the next call’s starting cursor (a transaction id)',
+    schema: { type: 'string' },
+  },
+  'x-closing-balance': {
+    description: 'the running balance after this page’s last row (sompi); the next call’s opening balance',
+    schema: { type: 'string' },
+  },
+  'content-disposition': { description: 'attachment, with a file name for the CSV', schema: { type: 'string' } },
 };
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -306,12 +316,19 @@ function operationOf(endpoint: DocumentedEndpoint, responseSchema: string): Oper
   const { definition, docs } = endpoint;
   const cost = costOf(definition.id);
   const metered = definition.auth !== 'public';
-  const successHeaders = ['x-request-id', ...(metered ? METERING_HEADERS : []), ...(docs.etag ? ['etag'] : [])];
+  const successHeaders = [
+    'x-request-id',
+    ...(metered ? METERING_HEADERS : []),
+    ...(docs.etag ? ['etag'] : []),
+    ...(docs.text?.headers ?? []),
+  ];
   const responses: Record<string, unknown> = {
     '200': {
       description: 'Success',
       headers: headersOf(successHeaders),
-      content: { 'application/json': { schema: ref(responseSchema), example: docs.examples.response } },
+      content: {
+        [docs.text?.contentType ?? 'application/json']: { schema: ref(responseSchema), example: docs.examples.response },
+      },
     },
     ...(docs.etag ? { '304': { description: 'Not modified (If-None-Match matched the ETag)' } } : {}),
     ...problemResponses(endpoint),

@@ -294,6 +294,10 @@ const indexedOutput = z.strictObject({
   scriptPublicKey: anyHexOut('the script as lowercase hex'),
   scriptPublicKeyAddress: z.string().nullable(),
   scriptPublicKeyType: z.string(),
+  covenant: z
+    .strictObject({ authorizingInput: count, covenantId: hashOut })
+    .nullable()
+    .meta({ description: 'Toccata extension (KIP-20): the covenant binding, null when the output is unbound' }),
 });
 
 const indexedTransactionShape = {
@@ -313,6 +317,9 @@ const indexedTransactionShape = {
       index: count,
       signatureScript: anyHexOut('the signature script as lowercase hex'),
       sigOpCount: count,
+      computeBudget: count.meta({
+        description: 'Toccata extension: the compute budget a version 1 input commits to; 0 for version 0 inputs',
+      }),
       previousOutput: z.strictObject({
         transactionId: hashOut,
         index: count,
@@ -320,10 +327,21 @@ const indexedTransactionShape = {
         scriptPublicKey: anyHexOut('the script as lowercase hex').nullable(),
         scriptPublicKeyAddress: z.string().nullable(),
         scriptPublicKeyType: z.string().nullable(),
+        covenantId: hashOut
+          .nullable()
+          .meta({ description: 'Toccata extension (KIP-20): the covenant the spent output was bound to, if any' }),
       }),
     }),
   ),
   outputs: z.array(indexedOutput),
+  version: count.meta({ description: 'extension: the transaction version (1 from Toccata on)' }),
+  storageMass: u64Text('extension: the committed storage mass, as a decimal string')
+    .nullable()
+    .meta({ description: 'extension: the committed storage mass; null for rows indexed before it was stored' }),
+  computeMass: u64Text('extension: the compute mass the node reported, as a decimal string')
+    .nullable()
+    .meta({ description: 'extension: the compute mass the node reported; null when it reported none' }),
+  gas: u64Text('extension: the gas (KIP-21 lanes), as a decimal string'),
 };
 
 export const indexedTransactionResponse = z
@@ -398,3 +416,22 @@ export const problemResponseSchema = z
     message: z.string().meta({ description: 'mirror of detail' }),
   })
   .meta({ description: 'RFC 9457 problem details, the one error shape of every /v1 endpoint' });
+
+/** Covenant summaries (extension, KIP-20): lib/api/indexed-endpoints.ts builds them from lib/db/covenant-reads.ts. */
+export const covenantSummaryShape = {
+  covenantId: hashOut,
+  genesisTransactionId: hashOut
+    .nullable()
+    .meta({ description: 'the transaction that created the covenant; null when it lies before the indexed history' }),
+  createdAt: count.meta({ description: 'the genesis transaction’s block time, epoch milliseconds' }),
+  lastTransactionId: hashOut.meta({ description: 'the newest transaction of the lineage' }),
+  lastActivityAt: count.meta({ description: 'the newest lineage transaction’s block time, epoch milliseconds' }),
+  state: z.enum(['active', 'ended']).meta({
+    description: '"ended" when no output bound to the covenant is unspent among accepted transactions',
+  }),
+  utxoCount: count.meta({ description: 'unspent outputs bound to the covenant' }),
+};
+
+export const covenantSummaryResponse = z
+  .strictObject(covenantSummaryShape)
+  .meta({ description: 'A KIP-20 covenant: its genesis, its latest activity and its state' });

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import pg from 'pg';
+import { bytesToHex, hexToBytes } from '../kaspa/bytes';
 
 /** Anything SQL can be sent to: the database itself or an open transaction. */
 export interface Queryable {
@@ -34,7 +35,17 @@ export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs `fn` inside BEGIN … COMMIT, rolling back if it throws. Transactions do not nest. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** PostgreSQL's connection pool right now; absent on PGlite, one in-process connection. */
+  poolStats?(): DbPoolStats;
   close(): Promise<void>;
+}
+
+export interface DbPoolStats {
+  max: number;
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
 }
 
 export interface OpenDbOptions {
@@ -54,12 +65,45 @@ export async function openDb({ url, poolSize = 10 }: OpenDbOptions): Promise<Db>
 
 const PG_OID = { bytea: 17, int8: 20, byteaArray: 1001, textArray: 1009, int8Array: 1016, numericArray: 1231 } as const;
 
+function serializeBytea(value: unknown): string {
+  if (!(value instanceof Uint8Array)) throw new TypeError('a bytea parameter must be a Uint8Array');
+  return `\\x${bytesToHex(value)}`;
+}
+
+/** A bytea[] literal: hex digits need no escaping, so each element is quoted as is (its backslash doubled). */
+function serializeByteaArray(value: unknown): string {
+  if (!Array.isArray(value)) throw new TypeError('a bytea[] parameter must be an array');
+  const elements = value.map((element: unknown) =>
+    element === null || element === undefined
+      ? 'NULL'
+      : Array.isArray(element)
+        ? serializeByteaArray(element)
+        : `"\\${serializeBytea(element)}"`,
+  );
+  return `{${elements.join(',')}}`;
+}
+
+/**
+ * PGlite's bytea codecs go byte by byte through closures and strings, and its array serializer escapes every element
+ * with regular expressions; the indexer sends tens of thousands of hashes a batch, and on PGlite that work shares
+ * the one thread with the database.
+ */
+const PGLITE_QUERY_OPTIONS = {
+  serializers: { [pgliteTypes.BYTEA]: serializeBytea, [PG_OID.byteaArray]: serializeByteaArray },
+};
+
 async function openPglite(dataDir: string | undefined): Promise<Db> {
-  const pglite = new PGlite({ dataDir, parsers: { [pgliteTypes.INT8]: (value: string) => BigInt(value) } });
+  const pglite = new PGlite({
+    dataDir,
+    parsers: {
+      [pgliteTypes.INT8]: (value: string) => BigInt(value),
+      [pgliteTypes.BYTEA]: (value: string) => hexToBytes(value.slice(2)),
+    },
+  });
   await pglite.waitReady;
   const queryable = (target: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = []) {
-      const result = await target.query<T>(sql, params as unknown[]);
+      const result = await target.query<T>(sql, params as unknown[], PGLITE_QUERY_OPTIONS);
       return { rows: result.rows, rowCount: result.rowCount ?? result.affectedRows ?? result.rows.length };
     },
     async exec(sql: string) {
@@ -164,6 +208,7 @@ function openPostgres(url: string, poolSize: number): Db {
         client.release(unusable);
       }
     },
+    poolStats: () => ({ max: poolSize, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }

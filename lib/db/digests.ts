@@ -13,6 +13,9 @@ export const INDEX_TABLE_COLUMNS: Readonly<Record<string, string>> = {
   transaction_outputs: '*',
   transaction_acceptances: '*',
   address_transactions: '*',
+  covenant_transactions: '*',
+  covenant_utxos: '*',
+  covenants: '*',
   indexer_checkpoints: 'name, block_hash, blue_score, daa_score',
 };
 

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db, Queryable, QueryResult } from './connection';
 import { migrate } from './migrations';
+import { getCovenant, getCovenants } from './covenant-reads';
 import {
   getAddressTransactions,
   getBlocksByDaaScore,
+  getCovenantTransactions,
   getTransaction,
   getTransactions,
   type AddressPageQuery,
@@ -12,6 +14,7 @@ import {
 import type { BlockRecord, TransactionRecord } from './records';
 import {
   addressOf,
+  covenantOutput,
   hashOf,
   payToAddressOutput,
   syntheticBlock,
@@ -38,6 +41,7 @@ import {
 const AT_SCALE_PLANNER_SETTINGS = ['enable_seqscan', 'enable_mergejoin', 'enable_hashjoin'].map(
   (setting) => `SET LOCAL ${setting} = off`,
 );
+/** `covenants` is left out: the list's first page reads it in index order with a LIMIT, which needs no condition. */
 const LARGE_TABLES = new Set([
   'blocks',
   'block_children',
@@ -47,9 +51,12 @@ const LARGE_TABLES = new Set([
   'transaction_outputs',
   'transaction_acceptances',
   'address_transactions',
+  'covenant_transactions',
+  'covenant_utxos',
 ]);
 
 const BLOCK_COUNT = 800;
+const EXPLAIN_COVENANT = hashOf('explain covenant');
 const TRANSACTIONS_PER_BLOCK = 3;
 const ADDRESS_COUNT = 40;
 
@@ -118,8 +125,9 @@ function syntheticChain(): { blocks: BlockRecord[]; transactions: TransactionRec
       const spends = previous
         ? [spendOf(previous, 0)]
         : [];
+      // Output 0 carries the chain of spends, bound to a covenant: the chain is also one long lineage.
       const transaction = syntheticTransaction(`explain ${n}`, timestamp, spends, [
-        payToAddressOutput(`explain ${n % ADDRESS_COUNT}`, 1_000_000n - BigInt(n)),
+        covenantOutput(`explain ${n % ADDRESS_COUNT}`, 1_000_000n - BigInt(n), EXPLAIN_COVENANT, 0),
         payToAddressOutput(`explain ${(n * 7 + 3) % ADDRESS_COUNT}`, 5_000n),
       ]);
       contained.push(transaction);
@@ -169,7 +177,7 @@ describe.each(testBackends())('$name', (backend) => {
     }
     await db.exec('ANALYZE');
     traced = explaining(db, explained);
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await database?.dispose();
@@ -234,6 +242,42 @@ describe.each(testBackends())('$name', (backend) => {
         ),
     ],
     ['acceptance removal by chain block', () => removeAcceptances(traced, [hashOf('not a chain block')])],
+    [
+      'covenant lineage, first page',
+      () => getCovenantTransactions(traced, EXPLAIN_COVENANT, { limit: 20, includePayload: false }),
+    ],
+    [
+      'covenant lineage, starting after',
+      () =>
+        getCovenantTransactions(traced, EXPLAIN_COVENANT, {
+          limit: 20,
+          startingAfter: transactions[1200]!.transactionId,
+          includePayload: false,
+        }),
+    ],
+    [
+      'covenant lineage, ending before',
+      () =>
+        getCovenantTransactions(traced, EXPLAIN_COVENANT, {
+          limit: 20,
+          endingBefore: transactions[600]!.transactionId,
+          includePayload: false,
+        }),
+    ],
+    ['covenant list, first page', () => getCovenants(traced, { limit: 20 })],
+    ['covenant list, starting after', () => getCovenants(traced, { limit: 20, startingAfter: EXPLAIN_COVENANT })],
+    ['covenant with its UTXOs', () => getCovenant(traced, EXPLAIN_COVENANT)],
+    [
+      'acceptance change with covenant outputs (reorganisation and back)',
+      async () => {
+        const block = blocks[600]!;
+        await applyVirtualChainChange(traced, { removedChainBlockHashes: [block.hash], added: [] });
+        await applyVirtualChainChange(traced, {
+          removedChainBlockHashes: [],
+          added: [{ acceptingBlockHash: block.hash, acceptedTransactionIds: block.transactionIds }],
+        });
+      },
+    ],
     ['chain flag update', () => setChainBlockFlags(traced, [hashOf('not a block')], true)],
     ['checkpoint read', () => readCheckpoint(traced, 'virtual-chain')],
     [
@@ -263,6 +307,9 @@ describe.each(testBackends())('$name', (backend) => {
     'address history, starting after',
     'address history, ending before',
     'address history, accepted only, starting after',
+    'covenant lineage, first page',
+    'covenant lineage, starting after',
+    'covenant lineage, ending before',
   ])('%s is one statement', async (name) => {
     const from = explained.length;
     await new Map(readPaths).get(name)!();

@@ -8,12 +8,19 @@
  *   - writes.ts      the indexer's idempotent batched writes, virtual-chain (acceptance) changes and checkpoints,
  *                    and the indexer's own reads (stored block links)
  *   - digests.ts     an ordered digest per index table (crash recovery compared against a from-scratch reindex)
+ *   - index-gaps.ts  the indexer's recovery when the node does not know its checkpoint: the stored chain walked back,
+ *                    undone above a point, and the recorded gaps
  *   - lock.ts        the PostgreSQL advisory lock that keeps a database to one writing indexer
- *   - reads.ts       the API's reads: transactions by id, address history pages, blocks by DAA-score range
+ *   - reads.ts       the API's reads: transactions by id, address history and covenant lineage pages, blocks by
+ *                    DAA-score range
+ *   - covenant-reads.ts  covenant summaries (paged by last activity) and a covenant's current UTXO set
+ *   - wallet-reads.ts  the wallet reads: which addresses are used, their activity and totals, a wallet's merged history page
+ *   - stream-events.ts  the stream event log the indexer writes and subscriptions read by cursor
+ *   - webhooks.ts    webhooks and their deliveries: the /v1/webhooks reads and writes, the delivery worker's leases
  * Configuration comes in as arguments; nothing here reads the environment.
  */
 export { openDb } from './connection';
-export type { Db, OpenDbOptions, Queryable, QueryOptions, QueryResult } from './connection';
+export type { Db, DbPoolStats, OpenDbOptions, Queryable, QueryOptions, QueryResult } from './connection';
 export { MIGRATIONS, MigrationError, migrate } from './migrations';
 export type { Migration } from './migrations';
 export { confirmations, isAccepted } from './records';
@@ -21,6 +28,7 @@ export type {
   AddressPage,
   AddressTransaction,
   BlockRecord,
+  CreatedOutputRecord,
   ChainBlockAcceptance,
   Checkpoint,
   IndexedBlock,
@@ -35,13 +43,65 @@ export {
   MAX_DAA_SCORE_RANGE,
   UnknownCursorError,
   getAddressTransactions,
+  getBlock,
   getBlocksByDaaScore,
+  getCovenantTransactions,
   getTransaction,
   getTransactions,
+  transactionFee,
 } from './reads';
-export type { AddressPageQuery, DaaScoreRangeQuery } from './reads';
+export type { AddressPageQuery, DaaScoreRangeQuery, HistoryPageQuery } from './reads';
+export { getCovenant, getCovenants } from './covenant-reads';
+export {
+  acceptedBy,
+  acceptedTransactionCounts,
+  addressHistoryAtTimes,
+  addressHistoryBeyond,
+  addressHistoryByOffset,
+  addressHistoryByTime,
+  balanceRanking,
+  blocksAtBlueScore,
+  blockTimes,
+  chainAcceptances,
+  chainBlocksByBlueScore,
+  hardestBlock,
+  nearestBlueScore,
+} from './kaspa-rest-reads';
+export type { AddressBalance, BalanceTier, ChainBlockAcceptances, HardestBlock, StoredBlockTime, TimedTransactionId, TransactionCountBucket } from './kaspa-rest-reads';
+export type {
+  CovenantDetails,
+  CovenantPage,
+  CovenantPageQuery,
+  CovenantState,
+  CovenantSummary,
+  CovenantUtxo,
+} from './covenant-reads';
+export { addressActivity, addressTotals, getWalletTransactions, usedAddresses } from './wallet-reads';
+export type { AddressActivity, AddressTotals, WalletPage, WalletPageQuery, WalletTransactionRecord } from './wallet-reads';
 export { INDEX_TABLE_COLUMNS, tableDigests } from './digests';
 export type { TableDigest } from './digests';
+export { readCheckpointProgress } from './checkpoint-progress';
+export type { CheckpointProgress } from './checkpoint-progress';
+export {
+  countChainBlocksUpTo,
+  insertIndexGap,
+  readChainBlockAtDepth,
+  readChainBlocksAbove,
+  readIndexGaps,
+} from './index-gaps';
+export type { ChainPosition, IndexGap, IndexGapReason, StoredChainBlock } from './index-gaps';
+export {
+  chainBlockAtOrBelow,
+  daaScoreAtTime,
+  databaseBytes,
+  pruneHistoryBatch,
+  pruneTokenUndo,
+  readRetentionBound,
+  readRetentionLimits,
+  recordRetentionBound,
+  vacuumPrunedTables,
+} from './history-retention';
+export type { PrunedBatch, RetentionBound, RetentionLimits, RetentionPolicy } from './history-retention';
 export { acquireIndexerLock, INDEXER_LOCK_KEY } from './lock';
 export type { IndexerLock } from './lock';
 export type { StoredBlockLinks } from './writes';
@@ -58,3 +118,17 @@ export {
   setChainBlockFlags,
   writeCheckpoint,
 } from './writes';
+export { getWalletExportPage, transactionPosition, walletBalanceBefore } from './wallet-export-reads';
+export type { ExportPage, ExportPageQuery, HistoryPosition } from './wallet-export-reads';
+export {
+  STREAM_EVENTS_LOCK_KEY,
+  STREAM_TOPICS,
+  addressesOfTransactions,
+  appendStreamEvents,
+  pruneStreamEvents,
+  readStreamBounds,
+  readStreamEvents,
+  storedAmong,
+} from './stream-events';
+export type { NewStreamEvent, StreamBounds, StreamEvent, StreamEventQuery, StreamTopic } from './stream-events';
+export type { LostAcceptance } from './writes';

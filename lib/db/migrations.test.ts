@@ -11,8 +11,16 @@ const TABLES = [
   'block_children',
   'block_transactions',
   'blocks',
+  'covenant_transactions',
+  'covenant_utxos',
+  'covenants',
+  'history_retention',
+  'index_gaps',
   'indexer_checkpoints',
+  'pruned_address_activity',
   'schema_migrations',
+  'stream_event_retention',
+  'stream_events',
   'token_balances',
   'token_blacklist',
   'token_candles',
@@ -28,6 +36,8 @@ const TABLES = [
   'transaction_inputs',
   'transaction_outputs',
   'transactions',
+  'webhook_deliveries',
+  'webhooks',
 ];
 
 describe.each(testBackends({ pgliteOnDisk: true }))('$name', (backend) => {
@@ -127,7 +137,7 @@ describe.each(testBackends({ pgliteOnDisk: true }))('$name', (backend) => {
     it('applies each version exactly once when two runners start at once', async () => {
       const other = await database.openAnother();
       const [first, second] = await Promise.all([migrate(db), migrate(other)]);
-      expect([...first, ...second].sort()).toEqual(MIGRATIONS.map((migration) => migration.version));
+      expect([...first, ...second].sort((x, y) => x - y)).toEqual(MIGRATIONS.map((migration) => migration.version));
       const { rows } = await db.query<{ version: number; name: string }>(
         'SELECT version, name FROM schema_migrations ORDER BY version',
       );

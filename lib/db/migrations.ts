@@ -314,12 +314,194 @@ CREATE INDEX transaction_inputs_unresolved ON transaction_inputs (previous_trans
   WHERE previous_amount IS NULL;
 `;
 
+/*
+ * Toccata fields, migration 6. Header version, transaction version, subnetwork id (the KIP-21 lane) and gas have
+ * columns since migration 1. Rows written before this migration keep NULL storage and compute mass and no covenant
+ * data (a reindex fills them); compute budgets of such rows read 0, which is what every version 0 input carries.
+ * An input keeps the covenant id of the output it spends, so lineage and UTXO-set maintenance never join back.
+ */
+const TOCCATA_FIELDS = `
+ALTER TABLE transactions ADD COLUMN storage_mass numeric(20,0), ADD COLUMN compute_mass numeric(20,0);
+ALTER TABLE transaction_inputs ADD COLUMN compute_budget integer NOT NULL DEFAULT 0,
+  ADD COLUMN previous_covenant_id bytea;
+ALTER TABLE transaction_outputs ADD COLUMN covenant_authorizing_input integer, ADD COLUMN covenant_id bytea;
+`;
+
+/*
+ * KIP-20 covenants, migration 7, all driven by acceptance (writes.ts refreshCovenants):
+ * - covenant_transactions is the lineage: each accepted transaction that creates an output bound to the covenant or
+ *   spends one, keyed like address_transactions so the same keyset paging serves it; is_genesis marks the
+ *   transaction whose binding's authorizing input did not spend an output of the covenant.
+ * - covenant_utxos holds the outputs bound to a covenant whose creator is accepted and that no accepted transaction
+ *   spends, with the accepting block's DAA score (the UTXO entry's blockDaaScore).
+ * - covenants is the per-covenant summary the list pages by (last activity, id); state is derived: utxo_count = 0 is
+ *   "ended".
+ * - transaction_inputs_covenant_spends finds the accepted spenders of a covenant output.
+ */
+const COVENANTS = `
+CREATE TABLE covenant_transactions (
+  covenant_id bytea NOT NULL,
+  block_time bigint NOT NULL,
+  transaction_id bytea NOT NULL,
+  is_genesis boolean NOT NULL,
+  PRIMARY KEY (covenant_id, block_time, transaction_id)
+);
+CREATE INDEX covenant_transactions_genesis ON covenant_transactions (covenant_id) WHERE is_genesis;
+
+CREATE TABLE covenant_utxos (
+  covenant_id bytea NOT NULL,
+  transaction_id bytea NOT NULL,
+  output_index integer NOT NULL,
+  block_daa_score bigint NOT NULL,
+  PRIMARY KEY (covenant_id, transaction_id, output_index)
+);
+
+CREATE TABLE covenants (
+  covenant_id bytea PRIMARY KEY,
+  genesis_transaction_id bytea,
+  created_at bigint NOT NULL,
+  last_transaction_id bytea NOT NULL,
+  last_activity_at bigint NOT NULL,
+  utxo_count integer NOT NULL
+);
+CREATE INDEX covenants_activity ON covenants (last_activity_at, covenant_id);
+
+CREATE INDEX transaction_inputs_covenant_spends ON transaction_inputs (previous_transaction_id, previous_index)
+  WHERE previous_covenant_id IS NOT NULL;
+`;
+
+/**
+ * Stretches of the chain the index lacks: the node no longer knew any stored chain block (pruned past the index, or a
+ * different chain), so indexing resumed at the node's pruning point. Stored history stays; the gap is reported.
+ */
+const INDEX_GAPS = `
+CREATE TABLE index_gaps (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  checkpoint_name text NOT NULL,
+  reason text NOT NULL,
+  lost_checkpoint_hash bytea NOT NULL,
+  lost_checkpoint_daa_score bigint NOT NULL,
+  last_kept_hash bytea,
+  last_kept_daa_score bigint,
+  resumed_hash bytea NOT NULL,
+  resumed_daa_score bigint NOT NULL,
+  replaced_chain_blocks integer NOT NULL,
+  detected_at timestamptz NOT NULL DEFAULT now()
+);
+`;
+
+/*
+ * History retention (lib/db/history-retention.ts), migration 10:
+ * - history_retention is one row: the lowest DAA score whose history is kept (everything below was deleted), the
+ *   block time of the chain block at that bound, the policy that set it, running totals, and the database size when
+ *   the size bound last pruned (the size bound prunes again only once the file has grown past that).
+ * - pruned_address_activity keeps, per address, what deleted address rows said (count, first and last block time),
+ *   so "has this address been used" (wallet discovery) and an address's activity stay true after its rows are gone.
+ */
+const HISTORY_RETENTION = `
+CREATE TABLE history_retention (
+  singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+  from_daa_score bigint NOT NULL,
+  from_time bigint NOT NULL,
+  policy_days double precision,
+  policy_gigabytes double precision,
+  pruned_blocks bigint NOT NULL,
+  pruned_transactions bigint NOT NULL,
+  database_bytes_at_size_prune bigint,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE pruned_address_activity (
+  address text COLLATE "C" PRIMARY KEY,
+  transaction_count bigint NOT NULL,
+  first_block_time bigint NOT NULL,
+  last_block_time bigint NOT NULL
+);
+`;
+
+/*
+ * The stream event log (lib/db/stream-events.ts), migration 11:
+ * - stream_events holds what the indexer announced, each row written in the transaction of the change it describes.
+ *   The identity is the cursor clients resume from; rows commit in id order (writers take an advisory lock before
+ *   inserting), so a reader that has seen id n never later finds a smaller id committed.
+ * - data is the event's JSON as text, sent to clients as is: both backends hand it back byte for byte.
+ * - stream_event_retention is one row: the highest id the pruner deleted, so a cursor below it is known to have
+ *   lost events (ids also skip where a transaction rolled back; those gaps lose nothing).
+ */
+const STREAM_EVENTS = `
+CREATE TABLE stream_events (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  topic text NOT NULL,
+  address text COLLATE "C",
+  created_at bigint NOT NULL,
+  data text NOT NULL
+);
+CREATE INDEX stream_events_address ON stream_events (address, id) WHERE address IS NOT NULL;
+CREATE INDEX stream_events_created_at ON stream_events (created_at);
+
+CREATE TABLE stream_event_retention (
+  singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+  pruned_through bigint NOT NULL
+);
+`;
+
+/*
+ * Webhooks (issue 19), migration 12:
+ * - webhooks belong to the API key that made them (key_id); `cursor` is the last stream event id the delivery worker
+ *   has turned into deliveries for it (the log's head when the webhook was made). Topics and addresses are the
+ *   stream's filter; a null addresses means every address event.
+ * - The secret is stored as given out: signing needs it (it is never logged nor shown again).
+ * - webhook_deliveries holds one row per webhook and event (the unique pair makes enqueueing idempotent) with the
+ *   body to send: retries run for a day, longer than the event log keeps events. next_attempt_at is null once the
+ *   delivery succeeded or was given up; while a worker holds a delivery it is the lease's end.
+ */
+const WEBHOOKS = `
+CREATE TABLE webhooks (
+  id text PRIMARY KEY,
+  key_id text NOT NULL,
+  url text NOT NULL,
+  topics text[] NOT NULL,
+  addresses text[],
+  secret text NOT NULL,
+  state text NOT NULL DEFAULT 'active' CHECK (state IN ('active', 'disabled')),
+  disabled_reason text,
+  cursor bigint NOT NULL,
+  consecutive_failures integer NOT NULL DEFAULT 0,
+  created_at bigint NOT NULL
+);
+CREATE INDEX webhooks_key ON webhooks (key_id, created_at, id);
+
+CREATE TABLE webhook_deliveries (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  webhook_id text NOT NULL,
+  event_id bigint NOT NULL,
+  topic text NOT NULL,
+  body text NOT NULL,
+  attempts integer NOT NULL DEFAULT 0,
+  created_at bigint NOT NULL,
+  first_attempt_at bigint,
+  last_attempt_at bigint,
+  next_attempt_at bigint,
+  last_status integer,
+  last_error text,
+  delivered_at bigint,
+  UNIQUE (webhook_id, event_id)
+);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE next_attempt_at IS NOT NULL;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial schema', sql: INITIAL_SCHEMA },
   { version: 2, name: 'api keys', sql: API_KEYS },
   { version: 3, name: 'krc-20 tokens', sql: TOKENS },
   { version: 4, name: 'krc-20 candles', sql: TOKEN_CANDLES },
   { version: 5, name: 'unresolved inputs', sql: UNRESOLVED_INPUTS },
+  { version: 6, name: 'toccata fields', sql: TOCCATA_FIELDS },
+  { version: 7, name: 'covenants', sql: COVENANTS },
+  { version: 9, name: 'index gaps', sql: INDEX_GAPS },
+  { version: 10, name: 'history retention', sql: HISTORY_RETENTION },
+  { version: 11, name: 'stream events', sql: STREAM_EVENTS },
+  { version: 12, name: 'webhooks', sql: WEBHOOKS },
 ];
 
 /** Key of the transaction-scoped advisory lock that serialises migration runners across processes. */

@@ -13,7 +13,7 @@ import {
   type AddressPageQuery,
 } from './reads';
 import { confirmations, isAccepted, type BlockRecord, type TransactionRecord } from './records';
-import { addressOf, hashOf, payToAddressOutput, syntheticBlock, syntheticTransaction } from './test-support/fixtures';
+import { addressOf, asSpent, hashOf, payToAddressOutput, syntheticBlock, syntheticTransaction } from './test-support/fixtures';
 import { testBackends, type TestDatabase } from './test-support/test-databases';
 import {
   applyVirtualChainChange,
@@ -55,6 +55,8 @@ const extremeTransaction: TransactionRecord = {
   gas: MAX_U64,
   payload: bytes(300, 7),
   mass: MAX_U64,
+  storageMass: MAX_U64,
+  computeMass: MAX_U64,
   blockTime: MAX_I64,
   inputs: [
     {
@@ -62,11 +64,13 @@ const extremeTransaction: TransactionRecord = {
       signatureScript: bytes(66, 3),
       sequence: MAX_U64,
       sigOpCount: 255,
+      computeBudget: 65_535,
       previousOutput: {
         amount: MAX_U64,
         scriptPublicKey: { version: 65_535, script: bytes(35, 9) },
         address: addressOf('extreme sender'),
         scriptType: 'scripthash',
+        covenantId: new Uint8Array(32).fill(0xfe),
       },
     },
     {
@@ -74,6 +78,7 @@ const extremeTransaction: TransactionRecord = {
       signatureScript: new Uint8Array(0),
       sequence: 0n,
       sigOpCount: 0,
+      computeBudget: 0,
       previousOutput: null,
     },
   ],
@@ -84,6 +89,8 @@ const extremeTransaction: TransactionRecord = {
       scriptPublicKey: { version: 0, script: new Uint8Array([0x6a]) },
       address: null,
       scriptType: 'nonstandard',
+      covenantId: new Uint8Array(32).fill(0xff),
+      authorizingInput: 65_535,
     },
   ],
 };
@@ -176,6 +183,8 @@ describe.each(testBackends())('$name', (backend) => {
         scriptPublicKey: { version: 0, script: new Uint8Array([0x6a]) },
         address: null,
         scriptType: 'nonstandard',
+        covenantId: null,
+        authorizingInput: null,
       };
       const mixed = syntheticTransaction(
         'mixed inputs',
@@ -421,7 +430,7 @@ describe.each(testBackends())('$name', (backend) => {
         { transactionId: funding.transactionId, index: 2 },
         { transactionId: funding.transactionId, index: 0 },
       ]);
-      expect(resolved).toEqual([null, funding.outputs[1], null, funding.outputs[0]]);
+      expect(resolved).toEqual([null, asSpent(funding.outputs[1]!), null, asSpent(funding.outputs[0]!)]);
     });
 
     it('completes a spender stored before the output it spends, once, whichever way the output arrives', async () => {

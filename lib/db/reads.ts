@@ -4,10 +4,10 @@ import type { Queryable, QueryOptions } from './connection';
 import type {
   AddressPage,
   AddressTransaction,
+  CreatedOutputRecord,
   IndexedBlock,
   IndexedTransaction,
   InputRecord,
-  OutputRecord,
 } from './records';
 
 /*
@@ -37,6 +37,8 @@ interface TransactionRow {
   gas: string;
   payload: Uint8Array | null;
   mass: string;
+  storage_mass: string | null;
+  compute_mass: string | null;
   block_time: bigint;
   accepting_block_hash: Uint8Array | null;
   accepting_block_blue_score: bigint | null;
@@ -63,10 +65,20 @@ type InputJson = [
   previousScript: string | null,
   previousAddress: string | null,
   previousScriptType: string | null,
+  computeBudget: number,
+  previousCovenantId: string | null,
 ];
 
 /** A transaction_outputs row as transactionsSelect encodes it in JSON (as for InputJson). */
-type OutputJson = [amount: string, scriptVersion: number, script: string, address: string | null, scriptType: string];
+type OutputJson = [
+  amount: string,
+  scriptVersion: number,
+  script: string,
+  address: string | null,
+  scriptType: string,
+  authorizingInput: number | null,
+  covenantId: string | null,
+];
 
 /** Rows grouped by a byte key (hex), each group in row order. */
 export function groupBy<T>(rows: readonly T[], key: (row: T) => Uint8Array): Map<string, T[]> {
@@ -88,16 +100,19 @@ export function groupBy<T>(rows: readonly T[], key: (row: T) => Uint8Array): Map
  */
 function transactionsSelect(condition: string, includePayload: boolean): string {
   return `SELECT t.transaction_id, t.hash, t.version, t.lock_time, t.subnetwork_id, t.gas,
-            ${includePayload ? 't.payload' : 'NULL::bytea AS payload'}, t.mass, t.block_time, a.accepting_block_hash,
+            ${includePayload ? 't.payload' : 'NULL::bytea AS payload'}, t.mass, t.storage_mass::text, t.compute_mass::text,
+            t.block_time, a.accepting_block_hash,
             (SELECT blue_score FROM blocks WHERE hash = a.accepting_block_hash) AS accepting_block_blue_score,
             (SELECT json_agg(
                       json_build_array(encode(previous_transaction_id, 'hex'), previous_index,
                                        encode(signature_script, 'hex'), sequence::text, sig_op_count,
                                        previous_amount::text, previous_script_version, encode(previous_script, 'hex'),
-                                       previous_address, previous_script_type)
+                                       previous_address, previous_script_type, compute_budget,
+                                       encode(previous_covenant_id, 'hex'))
                       ORDER BY input_index)
              FROM transaction_inputs WHERE transaction_id = t.transaction_id) AS inputs,
-            (SELECT json_agg(json_build_array(amount::text, script_version, encode(script, 'hex'), address, script_type)
+            (SELECT json_agg(json_build_array(amount::text, script_version, encode(script, 'hex'), address, script_type,
+                                              covenant_authorizing_input, encode(covenant_id, 'hex'))
                              ORDER BY output_index)
              FROM transaction_outputs WHERE transaction_id = t.transaction_id) AS outputs,
             (SELECT array_agg(block_hash ORDER BY block_hash)
@@ -118,12 +133,15 @@ function inputFromJson([
   script,
   address,
   scriptType,
+  computeBudget,
+  previousCovenantId,
 ]: InputJson): InputRecord {
   return {
     previousOutpoint: { transactionId: hexToBytes(previousTransactionId), index: previousIndex },
     signatureScript: hexToBytes(signatureScript),
     sequence: u64(sequence),
     sigOpCount,
+    computeBudget,
     previousOutput:
       amount !== null && scriptVersion !== null && script !== null
         ? {
@@ -131,17 +149,28 @@ function inputFromJson([
             scriptPublicKey: { version: scriptVersion, script: hexToBytes(script) },
             address,
             scriptType: scriptType ?? 'nonstandard',
+            covenantId: previousCovenantId === null ? null : hexToBytes(previousCovenantId),
           }
         : null,
   };
 }
 
-function outputFromJson([amount, scriptVersion, script, address, scriptType]: OutputJson): OutputRecord {
+function outputFromJson([
+  amount,
+  scriptVersion,
+  script,
+  address,
+  scriptType,
+  authorizingInput,
+  covenantId,
+]: OutputJson): CreatedOutputRecord {
   return {
     amount: u64(amount),
     scriptPublicKey: { version: scriptVersion, script: hexToBytes(script) },
     address,
     scriptType,
+    covenantId: covenantId === null ? null : hexToBytes(covenantId),
+    authorizingInput,
   };
 }
 
@@ -155,6 +184,8 @@ function transactionFromRow(row: TransactionRow): IndexedTransaction {
     gas: u64(row.gas),
     payload: row.payload,
     mass: u64(row.mass),
+    storageMass: row.storage_mass === null ? null : u64(row.storage_mass),
+    computeMass: row.compute_mass === null ? null : u64(row.compute_mass),
     blockTime: row.block_time,
     inputs: (row.inputs ?? []).map(inputFromJson),
     outputs: (row.outputs ?? []).map(outputFromJson),
@@ -190,42 +221,77 @@ export async function getTransaction(
   return transaction ?? null;
 }
 
-export interface AddressPageQuery {
-  address: string;
+/** Keyset paging over a history table: newest first by (block time, transaction id), the cursor a transaction id. */
+export interface HistoryPageQuery {
   /** 1 … ADDRESS_PAGE_LIMIT.max. */
   limit: number;
   /** Forward (older) paging: the last transaction id of the previous page. */
   startingAfter?: Hash;
   /** Backward (newer) paging: the first transaction id of the current page. */
   endingBefore?: Hash;
-  acceptedOnly: boolean;
   includePayload: boolean;
 }
 
-/** A page item with its transaction, or no transaction: the item looked ahead for hasMore, or no item at all. */
-type AddressPageRow = (TransactionRow & { amount_sent: string; amount_received: string }) | { transaction_id: null };
+export interface AddressPageQuery extends HistoryPageQuery {
+  address: string;
+  acceptedOnly: boolean;
+}
 
-/** One page of an address's history, newest first by (block time, transaction id). */
-export async function getAddressTransactions(db: Queryable, query: AddressPageQuery): Promise<AddressPage> {
-  const { address, limit, startingAfter, endingBefore } = query;
+/**
+ * A keyset page's checked limit and direction: its cursor (absent on the first page), whether it walks backward
+ * (toward newer items, read in ascending order and reversed), and the SQL order of the read.
+ */
+export function pageDirection(query: { limit: number; startingAfter?: Hash; endingBefore?: Hash }): {
+  cursorId: Hash | undefined;
+  backward: boolean;
+  order: 'ASC' | 'DESC';
+} {
+  const { limit, startingAfter, endingBefore } = query;
   if (!Number.isInteger(limit) || limit < 1 || limit > ADDRESS_PAGE_LIMIT.max) {
     throw new RangeError(`limit must be an integer from 1 to ${ADDRESS_PAGE_LIMIT.max}`);
   }
   if (startingAfter && endingBefore) throw new RangeError('starting_after and ending_before are exclusive');
-  const cursorId = startingAfter ?? endingBefore;
   const backward = endingBefore !== undefined;
-  const order = backward ? 'ASC' : 'DESC';
+  return { cursorId: startingAfter ?? endingBefore, backward, order: backward ? 'ASC' : 'DESC' };
+}
+
+/** A table of (key, block_time, transaction_id) rows with that primary key, which the paging walks. */
+interface HistorySource {
+  table: 'address_transactions' | 'covenant_transactions';
+  keyColumn: 'address' | 'covenant_id';
+  /** Further columns of the history row the page returns beside the transaction. */
+  itemColumns: readonly string[];
+  acceptedOnly: boolean;
+}
+
+/** A page item with its transaction, or no transaction: the item looked ahead for hasMore, or no item at all. */
+type HistoryPageRow<Item> = (TransactionRow & Item) | { transaction_id: null };
+
+/**
+ * One page of a history table's rows under `key`, with their transactions, in display order (newest first), and
+ * whether more lie beyond it in the direction of travel. Throws UnknownCursorError for a cursor that is not a stored
+ * transaction.
+ */
+async function historyPage<Item>(
+  db: Queryable,
+  source: HistorySource,
+  key: string | Hash,
+  query: HistoryPageQuery,
+): Promise<{ rows: (TransactionRow & Item)[]; hasMore: boolean }> {
+  const { limit } = query;
+  const { cursorId, backward, order } = pageDirection(query);
   const cursorCondition = cursorId
     ? `AND (h.block_time, h.transaction_id) ${backward ? '>' : '<'} (c.block_time, $3)`
     : '';
-  const acceptedCondition = query.acceptedOnly
+  const acceptedCondition = source.acceptedOnly
     ? 'AND EXISTS (SELECT 1 FROM transaction_acceptances a WHERE a.transaction_id = h.transaction_id)'
     : '';
+  const itemColumns = source.itemColumns.map((column) => `h.${column}, `).join('');
   // One item beyond the limit tells whether there are more; its transaction is not read (matched with a NULL id below).
-  const items = `SELECT h.transaction_id, h.amount_sent, h.amount_received,
+  const items = `SELECT ${itemColumns}h.transaction_id,
                         row_number() OVER (ORDER BY h.block_time ${order}, h.transaction_id ${order}) AS position
-                 FROM address_transactions h
-                 WHERE h.address = $1 ${cursorCondition} ${acceptedCondition}
+                 FROM ${source.table} h
+                 WHERE h.${source.keyColumn} = $1 ${cursorCondition} ${acceptedCondition}
                  ORDER BY h.block_time ${order}, h.transaction_id ${order}
                  LIMIT $2 + 1`;
   // With a cursor the items hang off the cursor's row (one round trip, as for the first page): no row at all means
@@ -233,8 +299,8 @@ export async function getAddressTransactions(db: Queryable, query: AddressPageQu
   const page = cursorId
     ? `(SELECT block_time FROM transactions WHERE transaction_id = $3) c LEFT JOIN LATERAL (${items}) page ON true`
     : `(${items}) page`;
-  const { rows } = await db.query<AddressPageRow>(
-    `SELECT page.amount_sent, page.amount_received, d.*
+  const { rows } = await db.query<HistoryPageRow<Item>>(
+    `SELECT ${source.itemColumns.map((column) => `page.${column}, `).join('')}d.*
      FROM ${page}
      LEFT JOIN LATERAL (
        ${transactionsSelect(
@@ -243,24 +309,60 @@ export async function getAddressTransactions(db: Queryable, query: AddressPageQu
        )}
      ) d ON true
      ORDER BY page.position`,
-    cursorId ? [address, limit, cursorId] : [address, limit],
+    cursorId ? [key, limit, cursorId] : [key, limit],
     PREPARED,
   );
   if (cursorId && rows.length === 0) throw new UnknownCursorError(`unknown cursor transaction ${bytesToHex(cursorId)}`);
-  const transactions = rows.flatMap((row): AddressTransaction[] => {
-    if (row.transaction_id === null) return [];
+  const found = rows.filter((row): row is TransactionRow & Item => row.transaction_id !== null);
+  if (backward) found.reverse();
+  // k items are k rows (k = 0 may be one row of nulls, and limit ≥ 1).
+  return { rows: found, hasMore: rows.length > limit };
+}
+
+const ADDRESS_HISTORY: HistorySource = {
+  table: 'address_transactions',
+  keyColumn: 'address',
+  itemColumns: ['amount_sent', 'amount_received'],
+  acceptedOnly: false,
+};
+
+/** One page of an address's history, newest first by (block time, transaction id). */
+export async function getAddressTransactions(db: Queryable, query: AddressPageQuery): Promise<AddressPage> {
+  const { rows, hasMore } = await historyPage<{ amount_sent: string; amount_received: string }>(
+    db,
+    { ...ADDRESS_HISTORY, acceptedOnly: query.acceptedOnly },
+    query.address,
+    query,
+  );
+  const transactions = rows.map((row): AddressTransaction => {
     const transaction = transactionFromRow(row);
     const amountSent = u64(row.amount_sent);
     const amountReceived = u64(row.amount_received);
     const balanceChange = amountReceived - amountSent;
-    return [{ ...transaction, amountSent, amountReceived, balanceChange, fee: feeOf(transaction) }];
+    return { ...transaction, amountSent, amountReceived, balanceChange, fee: transactionFee(transaction) };
   });
-  if (backward) transactions.reverse();
-  // k items are k rows (k = 0 may be one row of nulls, and limit ≥ 1).
-  return { transactions, hasMore: rows.length > limit };
+  return { transactions, hasMore };
 }
 
-function feeOf(transaction: IndexedTransaction): bigint | null {
+const COVENANT_LINEAGE: HistorySource = {
+  table: 'covenant_transactions',
+  keyColumn: 'covenant_id',
+  itemColumns: [],
+  acceptedOnly: false,
+};
+
+/** One page of a covenant's lineage (its accepted transactions), newest first, paged as an address history is. */
+export async function getCovenantTransactions(
+  db: Queryable,
+  covenantId: Hash,
+  query: HistoryPageQuery,
+): Promise<{ transactions: IndexedTransaction[]; hasMore: boolean }> {
+  const { rows, hasMore } = await historyPage<object>(db, COVENANT_LINEAGE, covenantId, query);
+  return { transactions: rows.map(transactionFromRow), hasMore };
+}
+
+/** Inputs minus outputs; zero without inputs (coinbase); null while a spent output is unknown. */
+export function transactionFee(transaction: IndexedTransaction): bigint | null {
   let spent = 0n;
   for (const input of transaction.inputs) {
     if (!input.previousOutput) return null;
@@ -300,36 +402,12 @@ function splitHashes(concatenated: Uint8Array): Hash[] {
   return hashes;
 }
 
-export interface DaaScoreRangeQuery {
-  /** Inclusive bounds; end − start ≤ MAX_DAA_SCORE_RANGE. */
-  start: bigint;
-  end: bigint;
-  chainBlocksOnly: boolean;
-  includeTransactions: boolean;
-  includePayload: boolean;
-}
+const BLOCK_COLUMNS = `hash, version, parents_by_level, hash_merkle_root, accepted_id_merkle_root, utxo_commitment,
+  timestamp, bits, nonce, daa_score, blue_score, blue_work, pruning_point, selected_parent_hash, merge_set_blues,
+  merge_set_reds, difficulty, is_chain_block`;
 
-/** Blocks with start ≤ DAA score ≤ end ordered by (DAA score, hash), and optionally their transactions (first
- * appearance order, each once). */
-export async function getBlocksByDaaScore(
-  db: Queryable,
-  query: DaaScoreRangeQuery,
-): Promise<{ blocks: IndexedBlock[]; transactions: IndexedTransaction[] }> {
-  const { start, end } = query;
-  if (start < 0n || end < start || end - start > MAX_DAA_SCORE_RANGE) {
-    throw new RangeError(`DAA score range must satisfy 0 ≤ start ≤ end ≤ start + ${MAX_DAA_SCORE_RANGE}`);
-  }
-  const { rows } = await db.query<BlockRow>(
-    `SELECT hash, version, parents_by_level, hash_merkle_root, accepted_id_merkle_root, utxo_commitment, timestamp,
-            bits, nonce, daa_score, blue_score, blue_work, pruning_point, selected_parent_hash, merge_set_blues,
-            merge_set_reds, difficulty, is_chain_block
-     FROM blocks
-     WHERE daa_score BETWEEN $1 AND $2 ${query.chainBlocksOnly ? 'AND is_chain_block' : ''}
-     ORDER BY daa_score, hash`,
-    [start, end],
-    PREPARED,
-  );
-  if (rows.length === 0) return { blocks: [], transactions: [] };
+/** The blocks of `rows` with their transaction ids (block order) and children. */
+async function blocksOf(db: Queryable, rows: readonly BlockRow[]): Promise<IndexedBlock[]> {
   const hashes = rows.map((row) => row.hash);
   const [memberships, children] = await Promise.all([
     db.query<{ block_hash: Uint8Array; transaction_id: Uint8Array }>(
@@ -347,7 +425,7 @@ export async function getBlocksByDaaScore(
   ]);
   const membersByBlock = groupBy(memberships.rows, (row) => row.block_hash);
   const childrenByBlock = groupBy(children.rows, (row) => row.parent_hash);
-  const blocks = rows.map((row): IndexedBlock => {
+  return rows.map((row): IndexedBlock => {
     const hex = bytesToHex(row.hash);
     return {
       hash: row.hash,
@@ -374,6 +452,45 @@ export async function getBlocksByDaaScore(
       childrenHashes: (childrenByBlock.get(hex) ?? []).map((edge) => edge.child_hash),
     };
   });
+}
+
+/** A stored block by hash, or null. */
+export async function getBlock(db: Queryable, hash: Hash): Promise<IndexedBlock | null> {
+  const { rows } = await db.query<BlockRow>(`SELECT ${BLOCK_COLUMNS} FROM blocks WHERE hash = $1`, [hash], PREPARED);
+  if (rows.length === 0) return null;
+  const [block] = await blocksOf(db, rows);
+  return block ?? null;
+}
+
+export interface DaaScoreRangeQuery {
+  /** Inclusive bounds; end − start ≤ MAX_DAA_SCORE_RANGE. */
+  start: bigint;
+  end: bigint;
+  chainBlocksOnly: boolean;
+  includeTransactions: boolean;
+  includePayload: boolean;
+}
+
+/** Blocks with start ≤ DAA score ≤ end ordered by (DAA score, hash), and optionally their transactions (first
+ * appearance order, each once). */
+export async function getBlocksByDaaScore(
+  db: Queryable,
+  query: DaaScoreRangeQuery,
+): Promise<{ blocks: IndexedBlock[]; transactions: IndexedTransaction[] }> {
+  const { start, end } = query;
+  if (start < 0n || end < start || end - start > MAX_DAA_SCORE_RANGE) {
+    throw new RangeError(`DAA score range must satisfy 0 ≤ start ≤ end ≤ start + ${MAX_DAA_SCORE_RANGE}`);
+  }
+  const { rows } = await db.query<BlockRow>(
+    `SELECT ${BLOCK_COLUMNS}
+     FROM blocks
+     WHERE daa_score BETWEEN $1 AND $2 ${query.chainBlocksOnly ? 'AND is_chain_block' : ''}
+     ORDER BY daa_score, hash`,
+    [start, end],
+    PREPARED,
+  );
+  if (rows.length === 0) return { blocks: [], transactions: [] };
+  const blocks = await blocksOf(db, rows);
   const transactions = query.includeTransactions
     ? await getTransactions(
         db,

@@ -22,6 +22,13 @@ export interface OutputRecord {
   address: string | null;
   /** The script class name, e.g. `pubkey`, `scripthash`, `nonstandard`. */
   scriptType: string;
+  /** KIP-20: the covenant the output is bound to (what its UTXO entry carries); null when unbound. */
+  covenantId: Hash | null;
+}
+
+/** An output as its transaction carries it: with the binding's authorizing input (null exactly when unbound). */
+export interface CreatedOutputRecord extends OutputRecord {
+  authorizingInput: number | null;
 }
 
 export interface InputRecord {
@@ -29,6 +36,8 @@ export interface InputRecord {
   signatureScript: Uint8Array;
   sequence: bigint;
   sigOpCount: number;
+  /** Committed by version 1 transactions (u16); 0 for version 0 inputs, as kaspad reports them. */
+  computeBudget: number;
   /** The spent output; null while it is unknown (e.g. created before the indexed history starts). */
   previousOutput: OutputRecord | null;
 }
@@ -41,11 +50,16 @@ export interface TransactionRecord {
   subnetworkId: Uint8Array;
   gas: bigint;
   payload: Uint8Array;
+  /** The spec's `mass`: the node's compute mass where it reported one, else the storage mass. */
   mass: bigint;
+  /** The committed storage mass (hashed); null only for rows indexed before migration 6. */
+  storageMass: bigint | null;
+  /** The node's verbose compute mass; null when the node sent no verbose data or before migration 6. */
+  computeMass: bigint | null;
   /** Milliseconds; the earliest timestamp among the containing blocks stored (lowered when an earlier one arrives). */
   blockTime: bigint;
   inputs: InputRecord[];
-  outputs: OutputRecord[];
+  outputs: CreatedOutputRecord[];
 }
 
 export interface ChainBlockAcceptance {

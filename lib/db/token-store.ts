@@ -47,6 +47,11 @@ export async function writeTokenCheckpoint(db: Queryable, checkpoint: TokenCheck
   );
 }
 
+/** Forgets the checkpoint: the next batch starts at the first chain block of the chain index. */
+export async function deleteTokenCheckpoint(db: Queryable, name = TOKEN_CHECKPOINT_NAME): Promise<void> {
+  await db.query('DELETE FROM token_checkpoints WHERE name = $1', [name]);
+}
+
 export interface TokenRow {
   tick: string;
   mode: string;

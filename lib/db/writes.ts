@@ -123,10 +123,12 @@ export async function insertTransactions(db: Queryable, batch: readonly Transact
   const previous = await db.query<{ transaction_id: Uint8Array; block_time: bigint }>(
     `WITH incoming AS (
        SELECT * FROM unnest($1::bytea[], $2::bytea[], $3::integer[], $4::numeric[], $5::bytea[], $6::numeric[],
-                            $7::bytea[], $8::numeric[], $9::bigint[])
-         AS i(transaction_id, hash, version, lock_time, subnetwork_id, gas, payload, mass, block_time)
+                            $7::bytea[], $8::numeric[], $9::bigint[], $10::numeric[], $11::numeric[])
+         AS i(transaction_id, hash, version, lock_time, subnetwork_id, gas, payload, mass, block_time, storage_mass,
+              compute_mass)
      ), upsert AS (
-       INSERT INTO transactions (transaction_id, hash, version, lock_time, subnetwork_id, gas, payload, mass, block_time)
+       INSERT INTO transactions (transaction_id, hash, version, lock_time, subnetwork_id, gas, payload, mass, block_time,
+                                 storage_mass, compute_mass)
        SELECT * FROM incoming
        ON CONFLICT (transaction_id) DO UPDATE SET block_time = EXCLUDED.block_time
        WHERE EXCLUDED.block_time < transactions.block_time
@@ -142,22 +144,54 @@ export async function insertTransactions(db: Queryable, batch: readonly Transact
       transactions.map((transaction) => transaction.payload),
       transactions.map((transaction) => transaction.mass.toString()),
       transactions.map((transaction) => transaction.blockTime),
+      transactions.map((transaction) => transaction.storageMass?.toString() ?? null),
+      transactions.map((transaction) => transaction.computeMass?.toString() ?? null),
     ],
   );
   const blockTimes = new Map<string, bigint>();
-  const moved: { transactionId: Hash; from: bigint }[] = [];
+  const moved: MovedTransaction[] = [];
   const stored = new Map(previous.rows.map((row) => [bytesToHex(row.transaction_id), row]));
   for (const transaction of transactions) {
     const id = bytesToHex(transaction.transactionId);
     const before = stored.get(id)?.block_time;
-    if (before !== undefined && before > transaction.blockTime) moved.push({ transactionId: transaction.transactionId, from: before });
+    if (before !== undefined && before > transaction.blockTime) {
+      moved.push({ transactionId: transaction.transactionId, from: before, to: transaction.blockTime });
+    }
     blockTimes.set(id, before !== undefined && before < transaction.blockTime ? before : transaction.blockTime);
   }
   await removeAddressRows(db, moved);
+  await moveCovenantRows(db, moved);
   await insertOutputs(db, transactions);
   await insertInputs(db, transactions);
   await insertAddressRows(db, transactions, blockTimes);
   await completeStoredSpenders(db, ids);
+}
+
+interface MovedTransaction {
+  transactionId: Hash;
+  from: bigint;
+  to: bigint;
+}
+
+/**
+ * Lineage rows follow their transaction's block time (an accepted transaction found in a block with an earlier
+ * timestamp), and the covenants they belong to get their summaries again.
+ */
+async function moveCovenantRows(db: Queryable, moved: readonly MovedTransaction[]): Promise<void> {
+  if (moved.length === 0) return;
+  const { rows } = await db.query<{ covenant_id: Uint8Array }>(
+    `UPDATE covenant_transactions c SET block_time = m.block_time_to
+     FROM unnest($1::bytea[], $2::bigint[], $3::bigint[]) AS m(transaction_id, block_time_from, block_time_to)
+     WHERE c.transaction_id = m.transaction_id AND c.block_time = m.block_time_from
+       AND c.covenant_id IN (
+         SELECT covenant_id FROM transaction_outputs WHERE transaction_id = m.transaction_id AND covenant_id IS NOT NULL
+         UNION
+         SELECT previous_covenant_id FROM transaction_inputs
+         WHERE transaction_id = m.transaction_id AND previous_covenant_id IS NOT NULL)
+     RETURNING c.covenant_id`,
+    [moved.map((item) => item.transactionId), moved.map((item) => item.from), moved.map((item) => item.to)],
+  );
+  await refreshCovenantSummaries(db, rows.map((row) => row.covenant_id));
 }
 
 /**
@@ -171,7 +205,7 @@ async function completeStoredSpenders(db: Queryable, creators: readonly Hash[]):
     `WITH completed AS (
        UPDATE transaction_inputs i
        SET previous_amount = o.amount, previous_script_version = o.script_version, previous_script = o.script,
-           previous_address = o.address, previous_script_type = o.script_type
+           previous_address = o.address, previous_script_type = o.script_type, previous_covenant_id = o.covenant_id
        FROM transaction_outputs o
        WHERE i.previous_amount IS NULL AND i.previous_transaction_id = ANY($1::bytea[])
          AND o.transaction_id = i.previous_transaction_id AND o.output_index = i.previous_index
@@ -203,7 +237,7 @@ function earliestOfEachId(transactions: readonly TransactionRecord[]): Transacti
  * Deletes the address rows stored under a transaction's former block time. Its addresses are those of its stored
  * outputs and resolved inputs, which are all the addresses its rows were written for.
  */
-async function removeAddressRows(db: Queryable, moved: readonly { transactionId: Hash; from: bigint }[]): Promise<void> {
+async function removeAddressRows(db: Queryable, moved: readonly MovedTransaction[]): Promise<void> {
   if (moved.length === 0) return;
   await db.query(
     `DELETE FROM address_transactions a
@@ -273,6 +307,8 @@ async function insertOutputs(db: Queryable, transactions: readonly TransactionRe
   const scripts: Uint8Array[] = [];
   const addresses: (string | null)[] = [];
   const types: string[] = [];
+  const authorizingInputs: (number | null)[] = [];
+  const covenantIds: (Hash | null)[] = [];
   for (const transaction of transactions) {
     transaction.outputs.forEach((output, index) => {
       ids.push(transaction.transactionId);
@@ -282,14 +318,18 @@ async function insertOutputs(db: Queryable, transactions: readonly TransactionRe
       scripts.push(output.scriptPublicKey.script);
       addresses.push(output.address);
       types.push(output.scriptType);
+      authorizingInputs.push(output.authorizingInput);
+      covenantIds.push(output.covenantId);
     });
   }
   await db.query(
     `INSERT INTO transaction_outputs
-       (transaction_id, output_index, amount, script_version, script, address, script_type)
-     SELECT * FROM unnest($1::bytea[], $2::integer[], $3::numeric[], $4::integer[], $5::bytea[], $6::text[], $7::text[])
+       (transaction_id, output_index, amount, script_version, script, address, script_type, covenant_authorizing_input,
+        covenant_id)
+     SELECT * FROM unnest($1::bytea[], $2::integer[], $3::numeric[], $4::integer[], $5::bytea[], $6::text[], $7::text[],
+                          $8::integer[], $9::bytea[])
      ON CONFLICT (transaction_id, output_index) DO NOTHING`,
-    [ids, indices, amounts, scriptVersions, scripts, addresses, types],
+    [ids, indices, amounts, scriptVersions, scripts, addresses, types, authorizingInputs, covenantIds],
   );
 }
 
@@ -306,6 +346,8 @@ async function insertInputs(db: Queryable, transactions: readonly TransactionRec
   const scripts: (Uint8Array | null)[] = [];
   const addresses: (string | null)[] = [];
   const types: (string | null)[] = [];
+  const computeBudgets: number[] = [];
+  const covenantIds: (Hash | null)[] = [];
   for (const transaction of transactions) {
     transaction.inputs.forEach((input, index) => {
       const spent = input.previousOutput;
@@ -321,23 +363,27 @@ async function insertInputs(db: Queryable, transactions: readonly TransactionRec
       scripts.push(spent ? spent.scriptPublicKey.script : null);
       addresses.push(spent ? spent.address : null);
       types.push(spent ? spent.scriptType : null);
+      computeBudgets.push(input.computeBudget);
+      covenantIds.push(spent ? spent.covenantId : null);
     });
   }
   await db.query(
     `INSERT INTO transaction_inputs (transaction_id, input_index, previous_transaction_id, previous_index,
        signature_script, sequence, sig_op_count, previous_amount, previous_script_version, previous_script,
-       previous_address, previous_script_type)
+       previous_address, previous_script_type, compute_budget, previous_covenant_id)
      SELECT * FROM unnest($1::bytea[], $2::integer[], $3::bytea[], $4::bigint[], $5::bytea[], $6::numeric[],
-                          $7::smallint[], $8::numeric[], $9::integer[], $10::bytea[], $11::text[], $12::text[])
+                          $7::smallint[], $8::numeric[], $9::integer[], $10::bytea[], $11::text[], $12::text[],
+                          $13::integer[], $14::bytea[])
      ON CONFLICT (transaction_id, input_index) DO UPDATE SET
        previous_amount = EXCLUDED.previous_amount,
        previous_script_version = EXCLUDED.previous_script_version,
        previous_script = EXCLUDED.previous_script,
        previous_address = EXCLUDED.previous_address,
-       previous_script_type = EXCLUDED.previous_script_type
+       previous_script_type = EXCLUDED.previous_script_type,
+       previous_covenant_id = EXCLUDED.previous_covenant_id
      WHERE transaction_inputs.previous_amount IS NULL AND EXCLUDED.previous_amount IS NOT NULL`,
     [ids, indices, previousIds, previousIndices, signatureScripts, sequences, sigOpCounts, amounts, scriptVersions,
-      scripts, addresses, types],
+      scripts, addresses, types, computeBudgets, covenantIds],
   );
 }
 
@@ -348,6 +394,7 @@ interface StoredOutputRow {
   script: Uint8Array;
   address: string | null;
   script_type: string;
+  covenant_id: Uint8Array | null;
 }
 
 /** The stored outputs the outpoints name, aligned with `outpoints` (null where the output is not stored). */
@@ -358,7 +405,8 @@ export async function resolvePreviousOutputs(
   const resolved: (OutputRecord | null)[] = outpoints.map(() => null);
   if (outpoints.length === 0) return resolved;
   const { rows } = await db.query<StoredOutputRow>(
-    `SELECT wanted.position::integer AS position, o.amount, o.script_version, o.script, o.address, o.script_type
+    `SELECT wanted.position::integer AS position, o.amount, o.script_version, o.script, o.address, o.script_type,
+            o.covenant_id
      FROM unnest($1::bytea[], $2::bigint[]) WITH ORDINALITY AS wanted(transaction_id, output_index, position)
      JOIN transaction_outputs o ON o.transaction_id = wanted.transaction_id AND o.output_index = wanted.output_index`,
     [outpoints.map((outpoint) => outpoint.transactionId), outpoints.map((outpoint) => outpoint.index)],
@@ -369,6 +417,7 @@ export async function resolvePreviousOutputs(
       scriptPublicKey: { version: row.script_version, script: row.script },
       address: row.address,
       scriptType: row.script_type,
+      covenantId: row.covenant_id,
     };
   }
   return resolved;
@@ -386,14 +435,21 @@ export async function setChainBlockFlags(
   ]);
 }
 
-/** Drops every acceptance made by the given chain blocks; returns how many transactions lost their acceptance. */
-export async function removeAcceptances(db: Queryable, chainBlockHashes: readonly Hash[]): Promise<number> {
-  if (chainBlockHashes.length === 0) return 0;
-  const { rowCount } = await db.query(
-    'DELETE FROM transaction_acceptances WHERE accepting_block_hash = ANY($1::bytea[])',
+/** A transaction that lost its acceptance, with the chain block that had accepted it. */
+export interface LostAcceptance {
+  transactionId: Hash;
+  acceptingBlockHash: Hash;
+}
+
+/** Drops every acceptance made by the given chain blocks; returns the acceptances dropped. */
+export async function removeAcceptances(db: Queryable, chainBlockHashes: readonly Hash[]): Promise<LostAcceptance[]> {
+  if (chainBlockHashes.length === 0) return [];
+  const { rows } = await db.query<{ transaction_id: Uint8Array; accepting_block_hash: Uint8Array }>(
+    `DELETE FROM transaction_acceptances WHERE accepting_block_hash = ANY($1::bytea[])
+     RETURNING transaction_id, accepting_block_hash`,
     [chainBlockHashes],
   );
-  return rowCount;
+  return rows.map((row) => ({ transactionId: row.transaction_id, acceptingBlockHash: row.accepting_block_hash }));
 }
 
 /**
@@ -419,16 +475,159 @@ export async function addAcceptances(db: Queryable, acceptances: readonly ChainB
   );
 }
 
-/** Applies a virtual-chain change: removed chain blocks lose their flag and acceptances, then added ones gain them. */
-export async function applyVirtualChainChange(db: Queryable, change: VirtualChainChange): Promise<void> {
+/**
+ * Applies a virtual-chain change: removed chain blocks lose their flag and acceptances, then added ones gain them;
+ * the covenant lineages, UTXO sets and summaries follow the transactions whose acceptance changed. Returns the
+ * acceptances the removed blocks had made (some may be made again by the added ones).
+ */
+export async function applyVirtualChainChange(db: Queryable, change: VirtualChainChange): Promise<LostAcceptance[]> {
   await setChainBlockFlags(db, change.removedChainBlockHashes, false);
-  await removeAcceptances(db, change.removedChainBlockHashes);
+  const lost = await removeAcceptances(db, change.removedChainBlockHashes);
+  const unaccepted = lost.map((entry) => entry.transactionId);
   await setChainBlockFlags(
     db,
     change.added.map((acceptance) => acceptance.acceptingBlockHash),
     true,
   );
   await addAcceptances(db, change.added);
+  await refreshCovenants(db, [...unaccepted, ...change.added.flatMap((acceptance) => acceptance.acceptedTransactionIds)]);
+  return lost;
+}
+
+/** A covenant output a transaction creates or spends. */
+interface CovenantTouch {
+  transaction_id: Uint8Array;
+  covenant_id: Uint8Array;
+  outpoint_transaction_id: Uint8Array;
+  outpoint_index: number;
+  /** A created output whose binding's authorizing input did not spend an output of the same covenant. */
+  is_genesis: boolean;
+}
+
+/**
+ * Brings the covenant tables in line with acceptance for the transactions whose acceptance changed. Each touched
+ * outpoint is recomputed from scratch (unspent = created by an accepted transaction and spent by none), and so is
+ * each touched lineage row (present = its transaction is accepted), so applying and undoing chain blocks in any order
+ * lands on the same rows as indexing the final chain once.
+ */
+async function refreshCovenants(db: Queryable, transactionIds: readonly Hash[]): Promise<void> {
+  if (transactionIds.length === 0) return;
+  const { rows } = await db.query<CovenantTouch>(
+    `SELECT o.transaction_id, o.covenant_id, o.transaction_id AS outpoint_transaction_id,
+            o.output_index AS outpoint_index, i.previous_covenant_id IS DISTINCT FROM o.covenant_id AS is_genesis
+     FROM transaction_outputs o
+     LEFT JOIN transaction_inputs i ON i.transaction_id = o.transaction_id AND i.input_index = o.covenant_authorizing_input
+     WHERE o.transaction_id = ANY($1::bytea[]) AND o.covenant_id IS NOT NULL
+     UNION ALL
+     SELECT transaction_id, previous_covenant_id, previous_transaction_id, previous_index::integer, false
+     FROM transaction_inputs
+     WHERE transaction_id = ANY($1::bytea[]) AND previous_covenant_id IS NOT NULL`,
+    [transactionIds],
+  );
+  if (rows.length === 0) return;
+  await refreshCovenantUtxos(db, rows);
+  await refreshLineages(db, rows);
+  await refreshCovenantSummaries(db, rows.map((row) => row.covenant_id));
+}
+
+async function refreshCovenantUtxos(db: Queryable, touches: readonly CovenantTouch[]): Promise<void> {
+  const params = [
+    touches.map((touch) => touch.covenant_id),
+    touches.map((touch) => touch.outpoint_transaction_id),
+    touches.map((touch) => touch.outpoint_index),
+  ];
+  await db.query(
+    `DELETE FROM covenant_utxos u
+     USING unnest($1::bytea[], $2::bytea[], $3::integer[]) AS t(covenant_id, transaction_id, output_index)
+     WHERE u.covenant_id = t.covenant_id AND u.transaction_id = t.transaction_id AND u.output_index = t.output_index`,
+    params,
+  );
+  await db.query(
+    `INSERT INTO covenant_utxos (covenant_id, transaction_id, output_index, block_daa_score)
+     SELECT DISTINCT t.covenant_id, t.transaction_id, t.output_index, b.daa_score
+     FROM unnest($1::bytea[], $2::bytea[], $3::integer[]) AS t(covenant_id, transaction_id, output_index)
+     JOIN transaction_acceptances a ON a.transaction_id = t.transaction_id
+     JOIN blocks b ON b.hash = a.accepting_block_hash
+     WHERE NOT EXISTS (
+       SELECT 1 FROM transaction_inputs s JOIN transaction_acceptances sa ON sa.transaction_id = s.transaction_id
+       WHERE s.previous_transaction_id = t.transaction_id AND s.previous_index = t.output_index
+         AND s.previous_covenant_id IS NOT NULL)`,
+    params,
+  );
+}
+
+async function refreshLineages(db: Queryable, touches: readonly CovenantTouch[]): Promise<void> {
+  const lineage = new Map<string, { covenantId: Hash; transactionId: Hash; isGenesis: boolean }>();
+  for (const touch of touches) {
+    const key = `${bytesToHex(touch.covenant_id)}:${bytesToHex(touch.transaction_id)}`;
+    const entry = lineage.get(key);
+    if (entry) entry.isGenesis ||= touch.is_genesis;
+    else lineage.set(key, { covenantId: touch.covenant_id, transactionId: touch.transaction_id, isGenesis: touch.is_genesis });
+  }
+  const entries = [...lineage.values()];
+  const params = [
+    entries.map((entry) => entry.covenantId),
+    entries.map((entry) => entry.transactionId),
+    entries.map((entry) => entry.isGenesis),
+  ];
+  await db.query(
+    `DELETE FROM covenant_transactions c
+     USING unnest($1::bytea[], $2::bytea[]) AS l(covenant_id, transaction_id)
+     JOIN transactions t ON t.transaction_id = l.transaction_id
+     WHERE c.covenant_id = l.covenant_id AND c.block_time = t.block_time AND c.transaction_id = l.transaction_id
+       AND NOT EXISTS (SELECT 1 FROM transaction_acceptances a WHERE a.transaction_id = l.transaction_id)`,
+    params.slice(0, 2),
+  );
+  await db.query(
+    `INSERT INTO covenant_transactions (covenant_id, block_time, transaction_id, is_genesis)
+     SELECT l.covenant_id, t.block_time, l.transaction_id, l.is_genesis
+     FROM unnest($1::bytea[], $2::bytea[], $3::boolean[]) AS l(covenant_id, transaction_id, is_genesis)
+     JOIN transactions t ON t.transaction_id = l.transaction_id
+     WHERE EXISTS (SELECT 1 FROM transaction_acceptances a WHERE a.transaction_id = l.transaction_id)
+     ON CONFLICT (covenant_id, block_time, transaction_id) DO NOTHING`,
+    params,
+  );
+}
+
+/**
+ * Recomputes the summary row of each covenant from its lineage and UTXO set; a covenant left without lineage loses
+ * its row. createdAt is the genesis transaction's block time, or the earliest lineage time when the genesis lies
+ * before the indexed history.
+ */
+async function refreshCovenantSummaries(db: Queryable, covenantIds: readonly Hash[]): Promise<void> {
+  const ids = [...new Map(covenantIds.map((id) => [bytesToHex(id), id])).values()];
+  if (ids.length === 0) return;
+  await db.query(
+    `WITH summary AS (
+       SELECT c.covenant_id, genesis.transaction_id AS genesis_transaction_id,
+              coalesce(genesis.block_time, first.block_time) AS created_at,
+              last.transaction_id AS last_transaction_id, last.block_time AS last_activity_at,
+              (SELECT count(*) FROM covenant_utxos u WHERE u.covenant_id = c.covenant_id)::integer AS utxo_count
+       FROM unnest($1::bytea[]) AS c(covenant_id)
+       LEFT JOIN LATERAL (
+         SELECT transaction_id, block_time FROM covenant_transactions
+         WHERE covenant_id = c.covenant_id AND is_genesis ORDER BY block_time, transaction_id LIMIT 1
+       ) genesis ON true
+       LEFT JOIN LATERAL (
+         SELECT block_time FROM covenant_transactions
+         WHERE covenant_id = c.covenant_id ORDER BY block_time, transaction_id LIMIT 1
+       ) first ON true
+       LEFT JOIN LATERAL (
+         SELECT transaction_id, block_time FROM covenant_transactions
+         WHERE covenant_id = c.covenant_id ORDER BY block_time DESC, transaction_id DESC LIMIT 1
+       ) last ON true
+     ), emptied AS (
+       DELETE FROM covenants v USING summary s WHERE v.covenant_id = s.covenant_id AND s.last_transaction_id IS NULL
+     )
+     INSERT INTO covenants (covenant_id, genesis_transaction_id, created_at, last_transaction_id, last_activity_at,
+                            utxo_count)
+     SELECT * FROM summary WHERE last_transaction_id IS NOT NULL
+     ON CONFLICT (covenant_id) DO UPDATE SET
+       genesis_transaction_id = EXCLUDED.genesis_transaction_id, created_at = EXCLUDED.created_at,
+       last_transaction_id = EXCLUDED.last_transaction_id, last_activity_at = EXCLUDED.last_activity_at,
+       utxo_count = EXCLUDED.utxo_count`,
+    [ids],
+  );
 }
 
 export async function readCheckpoint(db: Queryable, name: string): Promise<Checkpoint | null> {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { headerHash } from '../kaspa/header';
-import { BlockLogError, openBlockLog } from './block-log';
+import { BlockLogError, blockLogLine, openBlockLog } from './block-log';
 import { FORK_NEVER } from './params';
 import { createTestDevnet } from './test-support/devnet-harness';
 
@@ -19,6 +19,23 @@ function temporaryDir(): string {
 }
 
 describe('block log', () => {
+  it('compacts below a snapshot: keeps, checksummed, only the blocks above a blue score, then appends after them', () => {
+    const dir = temporaryDir();
+    const devnet = createTestDevnet();
+    const blocks = [devnet.mine(), devnet.mine(), devnet.mine(), devnet.mine()];
+    const log = openBlockLog({ dir });
+    for (const block of blocks.slice(0, 3)) log.append(block);
+    expect(log.dropThrough(blocks[1]!.header.blueScore)).toBe(1);
+    log.append(blocks[3]!);
+    log.close();
+    const text = readFileSync(join(dir, 'blocks.jsonl'), 'utf8');
+    expect(text.split('\n').filter(Boolean).every((line) => /^[0-9a-f]{8} \{/.test(line))).toBe(true);
+    const reopened = openBlockLog({ dir });
+    expect(reopened.readBlocks().map((block) => headerHash(block.header))).toEqual(blocks.slice(2).map((block) => headerHash(block.header)));
+    expect(reopened.recovery).toBeUndefined();
+    reopened.close();
+  });
+
   it('records the genesis once and reads back appended blocks in order, byte for byte', () => {
     const dir = temporaryDir();
     const devnet = createTestDevnet();
@@ -75,27 +92,81 @@ describe('block log', () => {
     expect(openBlockLog({ dir, toccataActivation: 0n }).superseded?.recordedActivation).toBe(FORK_NEVER);
   });
 
-  it('cuts a torn last line so later appends start on a fresh line', () => {
+  it('drops a torn last record, saving its bytes, so later appends start on a fresh line', () => {
     const dir = temporaryDir();
     const devnet = createTestDevnet();
     const [first, second] = [devnet.mine(), devnet.mine()];
     const log = openBlockLog({ dir });
     log.append(first);
-    log.flush();
     log.close();
-    appendFileSync(join(dir, 'blocks.jsonl'), '{"header":{"version":1,"parentsBy');
+    const torn = '0badc0de {"header":{"version":1,"parentsBy';
+    appendFileSync(join(dir, 'blocks.jsonl'), torn);
 
     const reopened = openBlockLog({ dir });
     expect(reopened.readBlocks()).toEqual([first]);
+    expect(reopened.recovery).toMatchObject({ reason: 'torn', line: 2, keptRecords: 1, droppedRecords: 1, droppedBytes: torn.length });
+    expect(readFileSync(reopened.recovery!.savedTo, 'utf8')).toBe(torn);
     reopened.append(second);
     reopened.close();
     expect(readFileSync(join(dir, 'blocks.jsonl'), 'utf8').split('\n')).toHaveLength(3);
-    expect(openBlockLog({ dir }).readBlocks()).toEqual([first, second]);
+    const again = openBlockLog({ dir });
+    expect(again.readBlocks()).toEqual([first, second]);
+    expect(again.recovery).toBeUndefined();
   });
 
-  it('refuses a line that is not a block', () => {
+  it('drops everything from the first record that fails its checksum, never replaying garbage', () => {
     const dir = temporaryDir();
-    appendFileSync(join(dir, 'blocks.jsonl'), '{"header":42}\n');
-    expect(() => openBlockLog({ dir }).readBlocks()).toThrow(/blocks\.jsonl:1 is not a block/);
+    const devnet = createTestDevnet();
+    const blocks = [devnet.mine(), devnet.mine(), devnet.mine(), devnet.mine()];
+    const log = openBlockLog({ dir });
+    for (const block of blocks) log.append(block);
+    log.close();
+    const path = join(dir, 'blocks.jsonl');
+    const lines = readFileSync(path, 'utf8').split('\n');
+    expect(lines.slice(0, 4).every((line) => /^[0-9a-f]{8} \{/.test(line))).toBe(true);
+    // A flipped digit inside the JSON still parses as a block: only the checksum can tell.
+    lines[2] = lines[2]!.replace(/"nonce":(\d)/, (_, digit: string) => `"nonce":${(Number(digit) + 1) % 10}`);
+    writeFileSync(path, lines.join('\n'));
+
+    const reopened = openBlockLog({ dir });
+    expect(reopened.readBlocks()).toEqual(blocks.slice(0, 2));
+    expect(reopened.recovery).toMatchObject({ reason: 'checksum', line: 3, keptRecords: 2, droppedRecords: 2 });
+    expect(readFileSync(path, 'utf8')).toBe(`${lines.slice(0, 2).join('\n')}\n`);
+    expect(readFileSync(reopened.recovery!.savedTo, 'utf8')).toBe(`${lines.slice(2).join('\n')}`);
+  });
+
+  it('reads lines of an older log without checksums, and drops a checksummed record that is not a block', () => {
+    const dir = temporaryDir();
+    const devnet = createTestDevnet();
+    const [first, second] = [devnet.mine(), devnet.mine()];
+    const log = openBlockLog({ dir });
+    log.append(first);
+    log.append(second);
+    log.close();
+    const path = join(dir, 'blocks.jsonl');
+    const legacy = readFileSync(path, 'utf8').split('\n').map((line) => line.slice(9)).join('\n');
+    writeFileSync(path, `${legacy}${blockLogLine('{"header":42}')}`);
+
+    const reopened = openBlockLog({ dir });
+    expect(reopened.readBlocks()).toEqual([first, second]);
+    expect(reopened.recovery).toMatchObject({ reason: 'unreadable', line: 3, keptRecords: 2, droppedRecords: 1 });
+    expect(reopened.recovery!.detail).toMatch(/^not a block/);
+  });
+
+  it('drops the block replay rejected and everything after it', () => {
+    const dir = temporaryDir();
+    const devnet = createTestDevnet();
+    const blocks = [devnet.mine(), devnet.mine(), devnet.mine()];
+    const log = openBlockLog({ dir });
+    for (const block of blocks) log.append(block);
+    log.close();
+
+    const reopened = openBlockLog({ dir });
+    expect(reopened.readBlocks()).toEqual(blocks);
+    reopened.dropFrom(1, 'rejected on replay');
+    expect(reopened.recovery).toMatchObject({ reason: 'rejected', line: 2, keptRecords: 1, droppedRecords: 2, detail: 'rejected on replay' });
+    reopened.append(blocks[1]!);
+    reopened.close();
+    expect(openBlockLog({ dir }).readBlocks()).toEqual(blocks.slice(0, 2));
   });
 });

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { bytesToHex } from '../kaspa/bytes';
-import { covenantId, populateGenesisCovenants } from '../kaspa/covenant';
+import { covenantId } from '../kaspa/covenant';
 import { buildCovenantContinuation, buildCovenantGenesis, counterTemplate, type CovenantUtxo } from '../kaspa/covenant-templates';
-import { transactionStorageMass } from '../kaspa/mass';
-import { schnorrPublicKey, signTransaction } from '../kaspa/signing';
+import { schnorrPublicKey } from '../kaspa/signing';
 import { transactionId } from '../kaspa/transaction';
-import { SUBNETWORK_ID_NATIVE, type Hash, type Outpoint, type Transaction, type TransactionOutput, type UtxoEntry } from '../kaspa/types';
+import { type Hash, type Outpoint, type Transaction, type TransactionOutput, type UtxoEntry } from '../kaspa/types';
 import { FORK_ALWAYS } from './params';
-import { createTestDevnet, MINER, testKey, type TestDevnet, type TestKey } from './test-support/devnet-harness';
+import { createTestDevnet, MINER, spendV1, testKey, type TestDevnet, type TestKey } from './test-support/devnet-harness';
 
 const OWNER = testKey(5);
 const FEE = 1_000_000n;
@@ -20,19 +19,7 @@ interface Spendable {
 
 /** A signed version 1 transaction spending `utxo` into `outputs` (with the given compute budget per input). */
 function v1Transaction(utxo: Spendable, outputs: TransactionOutput[], computeBudget = 10, genesis = false): Transaction {
-  const unsigned: Transaction = {
-    version: 1,
-    inputs: [{ previousOutpoint: utxo.outpoint, signatureScript: new Uint8Array(0), sequence: 0n, sigOpCount: 0, computeBudget }],
-    outputs,
-    lockTime: 0n,
-    subnetworkId: SUBNETWORK_ID_NATIVE,
-    gas: 0n,
-    payload: new Uint8Array(0),
-    storageMass: 0n,
-  };
-  const bound = genesis ? populateGenesisCovenants(unsigned, [{ authorizingInput: 0, outputs: [0] }]) : unsigned;
-  const committed = { ...bound, storageMass: transactionStorageMass(bound, [utxo.entry]) ?? 0n };
-  return signTransaction(committed, [utxo.key.privateKey], [utxo.entry]);
+  return spendV1(utxo, outputs, { computeBudget, genesis });
 }
 
 function matureReward(net: TestDevnet): Spendable {

@@ -18,13 +18,16 @@
  * over the sink's set. Moving the sink folds diffs (rolled back, then applied) into an overlay before touching the set,
  * so the work per block is proportional to its mergeset and the reorganisation depth, never to the DAG's size.
  *
- * Pruning: headers carry the expected pruning point of pruning.rs (`expected_header_pruning_point_v2`). It stays at
- * genesis until a pruning sample (one per finality depth, 432,000 blue score) is pruning-depth (1,080,000) deep, i.e.
- * for the first 1,512,000 blue score (42 hours at 10 BPS), exactly as on a young kaspad network; the devnet never
- * deletes data. Merge depth (bounded merge) and finality are enforced as in block_depth.rs.
+ * Pruning: headers carry the expected pruning point of pruning.rs (`expected_header_pruning_point_v2`): a pruning
+ * sample (one per finality depth of blue score) once it is pruning-depth deep. When the virtual's pruning point moves,
+ * consensus drops what kaspad's pruning processor drops, keeping what the rules still read (consensus-snapshot.ts
+ * lists it): blocks within finality + merge depth below it (bodies only for the pruning point and its anticone), the
+ * pruning samples its successors' headers walk, the blocks of its difficulty and past-median-time windows (pinned, so
+ * windows above stop there) and genesis. Blocks in its strict past answer as pruned. `snapshot()` exports that state
+ * with the pruning point's UTXO set; a consensus created from it continues from the pruning point.
+ * Merge depth (bounded merge) and finality are enforced as in block_depth.rs.
  * Scripts: P2PK, P2PK-ECDSA and P2SH spends run (P2SH redeem scripts other than P2PK on lib/kaspa/script-engine.ts,
  * which covers the Kasplex envelope); a spend needing an opcode the engine lacks fails.
- * Deferred: pruned-data handling, and retention limits for per-block UTXO diffs (memory grows with the chain).
  */
 import { bytesToHex, hexToBytes, compareBytes } from '../kaspa/bytes';
 import { decodeCoinbasePayload } from '../kaspa/coinbase';
@@ -48,6 +51,7 @@ import {
   type ExpectedCoinbaseInput,
   type MergesetBlockAcceptance,
 } from './acceptance';
+import type { ConsensusSnapshot, SnapshotBlock } from './consensus-snapshot';
 import { DifficultyManager, type DaaStore } from './difficulty';
 import { TypedEmitter } from './events';
 import type { Block } from './genesis';
@@ -109,6 +113,7 @@ export interface ConsensusEvents {
   virtualDaaScoreChanged: { virtualDaaScore: bigint };
   sinkBlueScoreChanged: { sinkBlueScore: bigint };
   utxosChanged: { added: UtxoChange[]; removed: UtxoChange[] };
+  pruningPointMoved: { pruningPoint: Hash };
 }
 
 export interface ConsensusOptions {
@@ -126,6 +131,13 @@ export interface ConsensusOptions {
   secp256k1?: Secp256k1Backend;
   /** PoW matrices by pre-PoW hash, shared with in-process miners; each header generates its own when omitted. */
   powMatrixCache?: PowMatrixCache;
+  /** Continue from this pruning-point state (Consensus.snapshot) instead of from genesis alone. */
+  snapshot?: ConsensusSnapshot;
+  /**
+   * The UTXO set genesis commits (bootstrap.ts); empty when omitted. Checked against the genesis header's
+   * utxoCommitment like an imported pruning-point set. Ignored with a snapshot, which carries its own set.
+   */
+  genesisUtxoSet?: readonly UtxoChange[];
 }
 
 export interface BlockInfo {
@@ -160,9 +172,10 @@ interface BlockRecord {
   readonly id: BlockId;
   readonly hash: Hash;
   readonly header: Header;
-  readonly transactions: Transaction[];
-  readonly transactionIds: Hash[];
-  readonly parents: readonly BlockId[];
+  transactions: Transaction[];
+  transactionIds: Hash[];
+  /** Pruned parents are left out. */
+  parents: readonly BlockId[];
   readonly parentsByLevel: readonly (readonly BlockId[])[];
   readonly ghostdag: GhostdagData;
   readonly level: number;
@@ -200,6 +213,11 @@ function outpointFromKey(key: OutpointKey): Outpoint {
   return { transactionId: hexToBytes(key.slice(0, separator)), index: Number(key.slice(separator + 1)) };
 }
 
+/** Ascending `(blue work, hash)`: a topological order. */
+function byBlueWork(a: BlockRecord, b: BlockRecord): number {
+  return compareSortableBlocks({ id: a.id, blueWork: a.ghostdag.blueWork }, { id: b.id, blueWork: b.ghostdag.blueWork });
+}
+
 function scriptKey(scriptPublicKey: ScriptPublicKey): string {
   return `${scriptPublicKey.version}:${bytesToHex(scriptPublicKey.script)}`;
 }
@@ -226,7 +244,11 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     { state: VirtualState; coinbaseBasis: Omit<ExpectedCoinbaseInput, 'minerScriptPublicKey' | 'extraData'>; selectedHashes: Hash[] }
   >();
   private readonly tips = new Set<BlockId>();
-  private readonly reachability: Reachability;
+  /** Stored blocks in the strict past of the pruning point: header only, and pruned as far as callers can tell. */
+  private readonly pastPruningPoint = new Set<BlockId>();
+  /** Of those, the ones kept only for the pinned windows and pruning samples: outside every reachability query. */
+  private readonly windowOnly = new Set<BlockId>();
+  private reachability: Reachability;
   private readonly ghostdagManager: GhostdagManager;
   private readonly difficultyManager: DifficultyManager;
   private readonly sinkUtxo = new Map<OutpointKey, UtxoEntry>();
@@ -295,7 +317,226 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     this.tips.add(this.genesisId);
     this.sinkId = this.genesisId;
     this.pruningPointId = this.genesisId;
-    this.virtual = this.computeVirtual(this.genesisId, [], new UtxoDiff());
+    if (options.snapshot !== undefined) this.restore(options.snapshot);
+    else this.importGenesisUtxoSet(genesis.header.utxoCommitment, options.genesisUtxoSet ?? []);
+    this.virtual = this.computeVirtual(this.sinkId, [], new UtxoDiff());
+    // The address index covers the virtual's set, so it takes in what the first virtual accepts over the sink's.
+    for (const [key, entry] of this.virtual.acceptance.diff.removed) this.indexUtxo({ outpoint: outpointFromKey(key), entry }, false);
+    for (const [key, entry] of this.virtual.acceptance.diff.added) this.indexUtxo({ outpoint: outpointFromKey(key), entry }, true);
+  }
+
+  /** Genesis starts from the UTXO set its header commits (virtual_processor `import_pruning_point_utxo_set`'s check). */
+  private importGenesisUtxoSet(commitment: Hash, utxos: readonly UtxoChange[]): void {
+    const multiset = new MuHash();
+    for (const { outpoint, entry } of utxos) multiset.addUtxo(outpoint, entry);
+    if (compareBytes(multiset.finalize(), commitment) !== 0) {
+      throw new Error(
+        `the genesis UTXO set (${utxos.length} outputs) does not match the genesis header's utxoCommitment ${bytesToHex(commitment)}`,
+      );
+    }
+    this.record(this.genesisId).acceptance!.multiset = multiset;
+    for (const change of utxos) {
+      this.sinkUtxo.set(outpointKey(change.outpoint), change.entry);
+      this.indexUtxo(change, true);
+    }
+  }
+
+  // ---- pruning and snapshots ----
+
+  /**
+   * Drops what the new pruning point leaves behind (pruning_processor/processor.rs `prune`, with the devnet's own
+   * retention, see the header comment). Runs once per pruning point move, in time proportional to what is stored.
+   */
+  private prune(): void {
+    const pruningPoint = this.pruningPointId;
+    const pruningBlueScore = this.record(pruningPoint).ghostdag.blueScore;
+    const windows = this.difficultyManager.pinPruningPointWindows(pruningPoint);
+    const liveFloor = pruningBlueScore - BigInt(this.params.finalityDepth + this.params.mergeDepth);
+    const keptForWindows = new Set<BlockId>([this.genesisId, ...windows.difficulty.map(({ id }) => id), ...windows.pastMedianTime.map(({ id }) => id)]);
+    const sampleFloor = pruningBlueScore - BigInt(this.params.pruningDepth + this.params.finalityDepth);
+    for (let sample = pruningPoint; sample !== this.genesisId; ) {
+      const record = this.record(sample);
+      if (record.ghostdag.blueScore < sampleFloor) break;
+      keptForWindows.add(sample);
+      sample = record.pruningSample;
+    }
+    const live = (record: BlockRecord) => record.ghostdag.blueScore >= liveFloor && !this.windowOnly.has(record.id);
+    for (const record of this.records.values()) {
+      if (live(record)) {
+        keptForWindows.delete(record.id);
+        if (record.id !== pruningPoint && !this.pastPruningPoint.has(record.id) && this.isDagAncestorOf(record.id, pruningPoint)) {
+          this.pastPruningPoint.add(record.id);
+          record.transactions = [];
+          record.transactionIds = [];
+          record.acceptance = undefined;
+        }
+      } else if (!keptForWindows.has(record.id)) {
+        this.records.delete(record.id);
+        this.tips.delete(record.id);
+        this.pastPruningPoint.delete(record.id);
+        this.windowOnly.delete(record.id);
+      }
+    }
+    for (const id of keptForWindows) {
+      const record = this.record(id);
+      if (this.windowOnly.has(id)) continue;
+      this.windowOnly.add(id);
+      this.pastPruningPoint.add(id);
+      this.tips.delete(id);
+      record.transactions = [];
+      record.transactionIds = [];
+      record.acceptance = undefined;
+    }
+    for (const record of this.records.values()) {
+      if (this.windowOnly.has(record.id)) {
+        record.parents = [];
+        record.children.length = 0;
+        continue;
+      }
+      if (record.parents.some((parent) => !this.isLive(parent))) record.parents = record.parents.filter((parent) => this.isLive(parent));
+      const children = record.children.filter((child) => this.records.has(child));
+      if (children.length < record.children.length) record.children.splice(0, record.children.length, ...children);
+    }
+    this.rebuildReachability();
+  }
+
+  /**
+   * The reachability index over the stored blocks with reachability data, in ascending blue work (a topological
+   * order); a block whose selected parent is gone hangs under ORIGIN. Paths between kept blocks never pass through a
+   * pruned one (what is kept is closed upward), so every ancestry answer among them stays exact.
+   */
+  private rebuildReachability(): void {
+    this.reachability = new Reachability(ORIGIN_ID);
+    const live = [...this.records.values()]
+      .filter((record) => !this.windowOnly.has(record.id))
+      .sort(byBlueWork);
+    for (const { id, ghostdag } of live) {
+      const merged = [...ghostdag.mergesetBlues.slice(1), ...ghostdag.mergesetReds].filter((block) => this.reachability.has(block));
+      this.reachability.addBlock(id, this.reachability.has(ghostdag.selectedParent) ? ghostdag.selectedParent : ORIGIN_ID, merged);
+    }
+  }
+
+  /** A stored block with reachability data (not kept for windows only). */
+  private isLive(block: BlockId): boolean {
+    return this.records.has(block) && !this.windowOnly.has(block);
+  }
+
+  hasWindowData(block: BlockId): boolean {
+    if (!this.isLive(block)) return false;
+    const { mergesetBlues, mergesetReds } = this.record(block).ghostdag;
+    return mergesetBlues.every((merged) => this.isLive(merged)) && mergesetReds.every((merged) => this.isLive(merged));
+  }
+
+  /** parents_builder: pruned blocks (and those kept for windows only) are never compared. */
+  hasReachabilityData(block: BlockId): boolean {
+    return this.isLive(block);
+  }
+
+  /**
+   * The state a node restarts from (consensus-snapshot.ts): every stored block outside the pruning point's strict
+   * future, in ascending blue work, and the pruning point's UTXO set, multiset, lanes and pinned windows. The blocks
+   * of its future replay on top of it.
+   */
+  snapshot(): ConsensusSnapshot {
+    const pruningPoint = this.record(this.pruningPointId);
+    const blocks: SnapshotBlock[] = [];
+    const sorted = [...this.records.values()]
+      .filter((record) => record.id === pruningPoint.id || this.windowOnly.has(record.id) || !this.isDagAncestorOf(pruningPoint.id, record.id))
+      .sort(byBlueWork);
+    for (const record of sorted) {
+      blocks.push({
+        block: { header: record.header, transactions: record.transactions },
+        parents: [...record.parents],
+        ghostdag: record.ghostdag,
+        level: record.level,
+        pruningSample: record.pruningSample,
+        mergeDepthRoot: record.mergeDepthRoot,
+        finalityPoint: record.finalityPoint,
+        mergesetNonDaa: [...record.mergesetNonDaa],
+        status: record.status,
+        ...(record.disqualificationReason === undefined ? {} : { disqualificationReason: record.disqualificationReason }),
+        pastPruningPoint: this.pastPruningPoint.has(record.id),
+        windowOnly: this.windowOnly.has(record.id),
+      });
+    }
+    const rollback = new UtxoDiff();
+    for (let current = this.sinkId; current !== pruningPoint.id; current = this.record(current).ghostdag.selectedParent) {
+      rollback.applyReversed(this.record(current).acceptance!.diff);
+    }
+    const utxoSet = new Map(this.sinkUtxo);
+    rollback.commitTo(utxoSet);
+    const acceptance = pruningPoint.acceptance!;
+    return {
+      pruningPoint: pruningPoint.hash,
+      blocks,
+      utxoSet,
+      multiset: acceptance.multiset.serialize(),
+      lanes: acceptance.lanes.records(),
+      windows: this.difficultyManager.pinPruningPointWindows(pruningPoint.id),
+    };
+  }
+
+  private restore(snapshot: ConsensusSnapshot): void {
+    const pruningPoint = blockIdOf(snapshot.pruningPoint);
+    this.records.clear();
+    this.tips.clear();
+    for (const stored of snapshot.blocks) {
+      const { header, transactions } = stored.block;
+      const hash = headerHash(header);
+      const id = blockIdOf(hash);
+      const record: BlockRecord = {
+        id,
+        hash,
+        header,
+        transactions,
+        transactionIds: transactions.map(txIdOf),
+        parents: stored.parents,
+        parentsByLevel: header.parentsByLevel.map((level) => level.map(blockIdOf)),
+        ghostdag: stored.ghostdag,
+        level: stored.level,
+        work: calcWork(header.bits),
+        mergesetNonDaa: new Set(stored.mergesetNonDaa),
+        pruningSample: stored.pruningSample,
+        mergeDepthRoot: stored.mergeDepthRoot,
+        finalityPoint: stored.finalityPoint,
+        children: [],
+        status: stored.status,
+        ...(stored.disqualificationReason === undefined ? {} : { disqualificationReason: stored.disqualificationReason }),
+      };
+      this.records.set(id, record);
+      if (stored.pastPruningPoint) this.pastPruningPoint.add(id);
+      if (stored.windowOnly) {
+        this.windowOnly.add(id);
+        continue;
+      }
+      for (const parent of record.parents) this.record(parent).children.push(id);
+    }
+    this.rebuildReachability();
+    if (!this.records.has(this.genesisId)) throw new Error('the snapshot lacks genesis');
+    for (const record of this.records.values()) {
+      if (!this.windowOnly.has(record.id) && record.children.length === 0) this.tips.add(record.id);
+    }
+    const acceptance = this.record(pruningPoint);
+    const multiset = MuHash.fromSerialized(snapshot.multiset);
+    if (compareBytes(multiset.finalize(), acceptance.header.utxoCommitment) !== 0) {
+      throw new Error(`the snapshot's multiset does not match the UTXO commitment of pruning point ${pruningPoint}`);
+    }
+    acceptance.acceptance = {
+      diff: new UtxoDiff(),
+      multiset,
+      acceptedTransactionIds: [],
+      mergesetAcceptance: [],
+      rewards: new Map(),
+      acceptedIdMerkleRoot: acceptance.header.acceptedIdMerkleRoot,
+      lanes: LanesTree.fromRecords(snapshot.lanes),
+    };
+    for (const [key, entry] of snapshot.utxoSet) {
+      this.sinkUtxo.set(key, entry);
+      this.indexUtxo({ outpoint: outpointFromKey(key), entry }, true);
+    }
+    this.difficultyManager.restorePinnedWindows(pruningPoint, snapshot.windows);
+    this.sinkId = pruningPoint;
+    this.pruningPointId = pruningPoint;
   }
 
   // ---- stores read by GHOSTDAG, the DAA window and the parents builder ----
@@ -340,7 +581,16 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
 
   // ---- block insertion ----
 
-  validateAndInsertBlock(block: Block, options: { allowNonDaaBlocks?: boolean } = {}): InsertResult {
+  /**
+   * `trusted`: a block this node accepted before (its own log replayed after a restart). Its indirect parents were
+   * checked against the pruned state of that time, which a later pruning point changes, so they are not checked again.
+   * `deferVirtual`: leave the virtual where it is (a replay inserts many blocks, then calls resolveVirtualNow once;
+   * the chain's UTXO states are verified then, as after any reorganisation).
+   */
+  validateAndInsertBlock(
+    block: Block,
+    options: { allowNonDaaBlocks?: boolean; trusted?: boolean; deferVirtual?: boolean } = {},
+  ): InsertResult {
     const hash = headerHash(block.header);
     const id = blockIdOf(hash);
     if (this.records.has(id)) return { type: 'success' };
@@ -358,7 +608,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     }
     let record: BlockRecord;
     try {
-      record = this.validateBlock(block, hash, id);
+      record = this.validateBlock(block, hash, id, options.trusted === true);
     } catch (error) {
       if (!(error instanceof BlockInvalid)) throw error;
       if (error.cacheAsInvalid) this.invalid.add(id);
@@ -366,11 +616,16 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     }
     this.commitBlock(record);
     this.events.emit('blockAdded', { block, hash });
-    this.resolveVirtual();
+    if (options.deferVirtual !== true) this.resolveVirtual();
     return { type: 'success' };
   }
 
-  private validateBlock(block: Block, hash: Hash, id: BlockId): BlockRecord {
+  /** Resolves the virtual after blocks inserted with `deferVirtual`. */
+  resolveVirtualNow(): void {
+    this.resolveVirtual();
+  }
+
+  private validateBlock(block: Block, hash: Hash, id: BlockId, trusted: boolean): BlockRecord {
     const { header } = block;
     const level = validateHeaderInIsolation(header, {
       now: this.clock(),
@@ -381,7 +636,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     });
     const parents = header.parentsByLevel[0]!.map(blockIdOf);
     validateParentRelations(parents, {
-      has: (block) => this.records.has(block),
+      has: (block) => this.isLive(block),
       isInvalid: (block) => this.invalid.has(block),
       isDagAncestorOf: (ancestor, block) => this.isDagAncestorOf(ancestor, block),
     });
@@ -394,7 +649,10 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
       expectedVersion: this.blockVersionAt(header.daaScore),
       mergesetSizeLimit: this.params.mergesetSizeLimit,
       violatesMergeDepth: () => this.mergeDepthViolators(ghostdag, context.mergeDepthRoot).length > 0,
-      expectedParents: () => calcBlockParents(this, this.genesisId, this.maxBlockLevel, this.pruningPointId, parents),
+      expectedParents: () =>
+        trusted
+          ? header.parentsByLevel.map((level) => level.map(blockIdOf))
+          : calcBlockParents(this, this.genesisId, this.maxBlockLevel, this.pruningPointId, parents),
     });
     const rules = this.rulesAt(header.daaScore);
     const transactionIds = validateBodyInIsolation(block, rules);
@@ -446,16 +704,18 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
   /**
    * consensus/src/processes/block_depth.rs `calculate_block_at_depth`: the highest selected-chain block whose blue score
    * is below `blue score − depth`, found by walking up from the selected parent's point; genesis while the chain is
-   * shallower than `depth`, ORIGIN (no constraint) when the pruning point is too recent or off the chain.
+   * shallower than `depth`. kaspad starts the walk at the pruning point when the selected parent has no point (and
+   * answers ORIGIN when the pruning point is less than `depth` deep), which for every block it validates (pruning
+   * depth above its pruning point) gives this same exact block. A node replaying its log above a snapshot validates
+   * blocks that close to the pruning point, so the walk never consults it: the answer stays the one given when the
+   * block was first accepted. ORIGIN (no constraint) only when the selected parent's point is pruned.
    */
   private blockAtDepth(ghostdag: GhostdagData, depth: number, selectedParentPoint: BlockId): BlockId {
-    const pruningPoint = this.pruningPointId;
     const blueScore = ghostdag.blueScore;
     if (blueScore < BigInt(depth)) return this.genesisId;
-    if (blueScore < this.record(pruningPoint).ghostdag.blueScore + BigInt(depth)) return ORIGIN_ID;
-    if (!this.isChainAncestorOf(pruningPoint, ghostdag.selectedParent)) return ORIGIN_ID;
+    if (!this.isLive(selectedParentPoint)) return ORIGIN_ID;
     const required = blueScore - BigInt(depth);
-    let current = selectedParentPoint === ORIGIN_ID ? pruningPoint : selectedParentPoint;
+    let current = selectedParentPoint;
     let next: BlockId | undefined = current;
     while (next !== undefined && this.record(next).ghostdag.blueScore < required) {
       current = next;
@@ -515,7 +775,8 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
 
   private commitBlock(record: BlockRecord): void {
     const { ghostdag } = record;
-    this.reachability.addBlock(record.id, ghostdag.selectedParent, [...ghostdag.mergesetBlues.slice(1), ...ghostdag.mergesetReds]);
+    const merged = [...ghostdag.mergesetBlues.slice(1), ...ghostdag.mergesetReds].filter((block) => this.reachability.has(block));
+    this.reachability.addBlock(record.id, ghostdag.selectedParent, merged);
     this.records.set(record.id, record);
     for (const parent of record.parents) {
       this.record(parent).children.push(record.id);
@@ -788,7 +1049,11 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     overlay.commitTo(this.sinkUtxo);
     this.sinkId = sink;
     this.virtual = virtual;
-    this.pruningPointId = virtual.pruningPoint;
+    // Only forward: right after a restart the virtual sits just above the snapshot's pruning point and expects an older one.
+    const pruningPointMoved =
+      virtual.pruningPoint !== this.pruningPointId &&
+      this.record(virtual.pruningPoint).ghostdag.blueScore > this.record(this.pruningPointId).ghostdag.blueScore;
+    if (pruningPointMoved) this.pruningPointId = virtual.pruningPoint;
     for (const change of removed) this.indexUtxo(change, false);
     for (const change of added) this.indexUtxo(change, true);
 
@@ -799,6 +1064,11 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     if (sinkBlueScore !== previousBlueScore) this.events.emit('sinkBlueScoreChanged', { sinkBlueScore });
     if (virtual.daaScore !== previousVirtual.daaScore) {
       this.events.emit('virtualDaaScoreChanged', { virtualDaaScore: virtual.daaScore });
+    }
+    // After the events above: the chain they describe may reach below the new pruning point (a deferred replay).
+    if (pruningPointMoved) {
+      this.prune();
+      this.events.emit('pruningPointMoved', { pruningPoint: this.record(this.pruningPointId).hash });
     }
   }
 
@@ -909,7 +1179,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     const header: Header = {
       version: this.blockVersionAt(state.daaScore),
       parentsByLevel: calcBlockParents(this, this.genesisId, this.maxBlockLevel, this.pruningPointId, state.parents).map((level) =>
-        level.map((id) => this.record(id).hash),
+        level.map(hexToBytes),
       ),
       hashMerkleRoot: merkleRoot([txHashOf(coinbase), ...selectedHashes]),
       acceptedIdMerkleRoot: state.acceptance.acceptedIdMerkleRoot,
@@ -1040,7 +1310,7 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
   }
 
   pruningPoint(): Hash {
-    return this.record(this.virtual.pruningPoint).hash;
+    return this.record(this.pruningPointId).hash;
   }
 
   genesisHash(): Hash {
@@ -1051,22 +1321,27 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
     return [...this.tips].map((id) => this.record(id).hash);
   }
 
-  /** Blocks and headers are stored together, so both counts include genesis and are equal. */
+  /** Blocks and headers are stored together, so both counts are equal; pruned blocks do not count. */
   blockCount(): number {
-    return this.records.size;
+    return this.records.size - this.pastPruningPoint.size;
   }
 
+  /** False for pruned blocks, as kaspad's stores answer once the pruning processor removed them. */
   hasBlock(hash: Hash): boolean {
-    return this.records.has(blockIdOf(hash));
+    return this.unprunedRecord(blockIdOf(hash)) !== undefined;
+  }
+
+  private unprunedRecord(id: BlockId): BlockRecord | undefined {
+    return this.pastPruningPoint.has(id) ? undefined : this.records.get(id);
   }
 
   isChainBlock(hash: Hash): boolean {
     const id = blockIdOf(hash);
-    return this.records.has(id) && this.isChainAncestorOf(id, this.sinkId);
+    return this.unprunedRecord(id) !== undefined && this.isChainAncestorOf(id, this.sinkId);
   }
 
   getBlock(hash: Hash): BlockInfo | undefined {
-    const record = this.records.get(blockIdOf(hash));
+    const record = this.unprunedRecord(blockIdOf(hash));
     if (record === undefined) return undefined;
     return {
       hash: record.hash,
@@ -1099,17 +1374,24 @@ export class Consensus implements GhostdagStore, DaaStore, ParentsStore {
 
   /** Acceptance data of a chain-qualified block: for each merged block, the transactions it accepted from it. */
   getAcceptanceData(hash: Hash): MergesetBlockAcceptance[] | undefined {
-    return this.records.get(blockIdOf(hash))?.acceptance?.mergesetAcceptance;
+    return this.unprunedRecord(blockIdOf(hash))?.acceptance?.mergesetAcceptance;
+  }
+
+  /** The entries a chain-qualified block's acceptance spent from its selected parent's UTXO state (its diff's removals). */
+  getAcceptanceSpentEntries(hash: Hash): ReadonlyMap<OutpointKey, UtxoEntry> | undefined {
+    return this.unprunedRecord(blockIdOf(hash))?.acceptance?.diff.removed;
   }
 
   /**
    * rpc/service get_blocks_call over consensus `get_hashes_between` (sync/mod.rs `antipast_hashes_between`): `low`,
    * then each chain block's mergeset in consensus order from the common chain ancestor up to the sink (blocks in
-   * past(low) left out), the sink, then the sink's anticone as seen from the virtual's parents.
+   * past(low) left out), the sink, then the sink's anticone as seen from the virtual's parents. Without `low`, or
+   * from genesis once it is pruned, the walk starts at the pruning point, the oldest block a pruned node can list.
    */
   getBlocks(lowHash?: Hash): Hash[] {
-    const low = lowHash === undefined ? this.genesisId : blockIdOf(lowHash);
-    this.record(low);
+    const requested = lowHash === undefined ? this.genesisId : blockIdOf(lowHash);
+    const low = requested === this.genesisId && this.pastPruningPoint.has(requested) ? this.pruningPointId : requested;
+    if (this.unprunedRecord(low) === undefined) throw new Error(`unknown block ${low}`);
     const maxBlocks = this.params.mergesetSizeLimit + 1;
     let common = low;
     while (!this.isChainAncestorOf(common, this.sinkId)) common = this.record(common).ghostdag.selectedParent;

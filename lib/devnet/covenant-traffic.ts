@@ -4,15 +4,17 @@
  *
  * Kinds rotate vault → counter → split. A vault continues to its `endAfter` count and ends (its value back to the
  * owner); a counter continues a seeded number of times and is then retired (left unspent, still active on chain); a
- * split continues once, splits into two successors of the same covenant id, and each branch continues on its own.
+ * split continues once, splits into two successors of the same covenant id, and each branch continues on its own a few
+ * times and is then retired like a counter. A branch never splits again: every split halves the value, and repeated
+ * halving ends in outputs whose storage-mass fee exceeds the template's `maxFee`, a step that cannot be built.
  * Retired and ended lineages are replaced by new geneses, keeping `MAX_ACTIVE` lineages.
  *
  * Invariant: a lineage only spends a covenant output the node's UTXO set has shown (`refresh`), so every step spends
  * a confirmed state and pacing follows the chain. A submitted step stays pending until its successor appears in the
  * UTXO set; if it is rejected, or the successor has not appeared while the spent state is still unspent after
  * `STALE_REFRESHES` refreshes (dropped by a reorganisation or evicted), the lineage falls back to that state and
- * builds the step again; if neither appears for longer, the lineage is abandoned. Nothing here ever waits, so the
- * generator cannot stall on a covenant.
+ * builds the step again; if neither appears for longer, the lineage is abandoned, as is one whose step cannot be built.
+ * Nothing here ever waits, so the generator cannot stall on a covenant.
  */
 import { scriptHashAddress } from '../kaspa/address';
 import { bytesToHex } from '../kaspa/bytes';
@@ -100,8 +102,9 @@ interface Lineage {
   /** The confirmed state to spend next (null before the genesis confirms). */
   tip: CovenantUtxo | null;
   pending: Pending | null;
-  /** Continuations left before the lineage retires (counter) or splits (split). */
+  /** Continuations left before the lineage retires, or splits when `splits`. */
   stepsLeft: number;
+  splits: boolean;
   dueAt: number;
   unseen: number;
   done: boolean;
@@ -181,6 +184,7 @@ export function createCovenantTraffic(options: CovenantTrafficOptions): Covenant
       tip: null,
       pending: null,
       stepsLeft: kind === 'counter' ? 3 + Math.floor(random() * 4) : kind === 'split' ? 1 : Number.POSITIVE_INFINITY,
+      splits: kind === 'split',
       dueAt: 0,
       unseen: 0,
       done: false,
@@ -200,13 +204,14 @@ export function createCovenantTraffic(options: CovenantTrafficOptions): Covenant
       return submission(lineage, builtOf(result.tx, fee), 'end', []);
     }
     if (lineage.stepsLeft <= 0) {
-      if (template.kind !== 'split') {
+      if (!lineage.splits) {
         lineage.done = true;
         return null;
       }
       const half = utxo.entry.amount / 2n - MAX_FEE;
       const { result, fee } = withFee((fee) => buildCovenantContinuation({ template, utxo, fee, privateKey, amounts: [half, utxo.entry.amount - half - fee] }));
       lineage.stepsLeft = 2;
+      lineage.splits = false;
       // The second branch continues as a lineage of its own under the same covenant id.
       const branch: Lineage = { ...lineage, tip: null, pending: null, stepsLeft: 2, dueAt: 0, unseen: 0, done: false };
       branch.pending = { id: '', step: 'split', successors: [result.utxos[1]!], accepted: true, refreshes: 0 };
@@ -217,6 +222,8 @@ export function createCovenantTraffic(options: CovenantTrafficOptions): Covenant
       item.onRejected = () => {
         rejected();
         branch.done = true;
+        lineage.stepsLeft = 0;
+        lineage.splits = true;
       };
       return item;
     }
@@ -235,7 +242,15 @@ export function createCovenantTraffic(options: CovenantTrafficOptions): Covenant
       const time = now();
       for (const lineage of lineages) {
         if (lineage.pending || !lineage.tip || lineage.dueAt > time) continue;
-        const item = stepOf(lineage);
+        let item: CovenantSubmission | null;
+        try {
+          item = stepOf(lineage);
+        } catch (error) {
+          // Left in place it would throw again on every call, ahead of every other lineage and every new genesis.
+          lineage.done = true;
+          abandoned += 1;
+          throw error;
+        }
         if (item) return item;
       }
       sweep();

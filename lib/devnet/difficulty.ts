@@ -22,6 +22,8 @@ export interface DaaStore extends Pick<GhostdagStore, 'ghostdagData'> {
   timestamp(block: BlockId): bigint;
   bits(block: BlockId): number;
   daaScore(block: BlockId): bigint;
+  /** False for a block whose GHOSTDAG data or mergeset was pruned: a window walk ends above it. Stores that never prune omit it. */
+  hasWindowData?(block: BlockId): boolean;
 }
 
 /** `{ size }` is rusty-kaspa's `VaryingWindow`: that many blocks, every DAA block sampled, not cached. */
@@ -29,6 +31,11 @@ export type WindowKind = 'difficulty' | 'pastMedianTime' | { size: number };
 
 /** Window blocks in descending `(blue work, hash)` order. */
 export type BlockWindow = readonly SortableBlock[];
+
+export interface PinnedWindows {
+  difficulty: BlockWindow;
+  pastMedianTime: BlockWindow;
+}
 
 export interface DaaWindow {
   window: BlockWindow;
@@ -162,11 +169,17 @@ class BoundedWindow {
 
 class WindowCache {
   private readonly windows = new Map<BlockId, BlockWindow>();
+  /** The pruning point's window: never evicted, since the blocks below it that built it may be gone. */
+  private pinned: { block: BlockId; window: BlockWindow } | undefined;
 
   constructor(private readonly capacity: number) {}
 
   get(block: BlockId): BlockWindow | undefined {
-    return this.windows.get(block);
+    return this.pinned?.block === block ? this.pinned.window : this.windows.get(block);
+  }
+
+  pin(block: BlockId, window: BlockWindow): void {
+    this.pinned = { block, window };
   }
 
   set(block: BlockId, window: BlockWindow): void {
@@ -192,6 +205,25 @@ export class DifficultyManager {
     this.store = options.store;
     const capacity = options.windowCacheCapacity ?? 2_000;
     this.caches = { difficulty: new WindowCache(capacity), pastMedianTime: new WindowCache(capacity) };
+  }
+
+  /**
+   * The pruning point's difficulty and past-median-time windows, computed now (while its past is stored) and pinned, so
+   * windows of blocks above it stop there instead of walking into pruned blocks.
+   */
+  pinPruningPointWindows(block: BlockId): PinnedWindows {
+    const windows = {
+      difficulty: this.cachedBlockWindow(block, 'difficulty', this.caches.difficulty),
+      pastMedianTime: this.cachedBlockWindow(block, 'pastMedianTime', this.caches.pastMedianTime),
+    };
+    this.restorePinnedWindows(block, windows);
+    return windows;
+  }
+
+  /** Pins windows saved by pinPruningPointWindows (a restart from a snapshot). */
+  restorePinnedWindows(block: BlockId, windows: PinnedWindows): void {
+    this.caches.difficulty.pin(block, windows.difficulty);
+    this.caches.pastMedianTime.pin(block, windows.pastMedianTime);
   }
 
   /** Blocks with a lower blue score fall outside the full (unsampled) difficulty window of this block. */
@@ -287,8 +319,9 @@ export class DifficultyManager {
 
     const window = new BoundedWindow(size);
     this.pushMergeset(window, sampleRate, data, selectedParentBlueWork, nonDaa);
-    let current = this.store.ghostdagData(data.selectedParent);
-    while (current.selectedParent !== this.genesis.id) {
+    let currentId = data.selectedParent;
+    let current = this.store.ghostdagData(currentId);
+    while (current.selectedParent !== this.genesis.id && this.store.hasWindowData?.(currentId) !== false) {
       const parent = this.store.ghostdagData(current.selectedParent);
       // Everything further down has lower blue work than this selected parent.
       if (!window.canPush({ id: current.selectedParent, blueWork: parent.blueWork })) break;
@@ -298,6 +331,7 @@ export class DifficultyManager {
         window.mergeAncestorWindow(ancestorWindow);
         break;
       }
+      currentId = current.selectedParent;
       current = parent;
     }
     return window.blocks;

@@ -1,8 +1,8 @@
 /**
  * The devnet genesis block, assembled the way rusty-kaspa assembles every network's genesis
  * (consensus/core/src/config/genesis.rs): header version 0, no parents, one coinbase-subnetwork transaction that carries
- * the genesis payload, hashMerkleRoot over that transaction, utxoCommitment of the empty multiset, zero
- * acceptedIdMerkleRoot, blue work, blue score and pruning point.
+ * the genesis payload, hashMerkleRoot over that transaction, utxoCommitment of the empty multiset (or of the devnet
+ * bootstrap's UTXO set, see bootstrap.ts), zero acceptedIdMerkleRoot, blue work, blue score and pruning point.
  *
  * How it differs from rusty-kaspa's DEVNET_GENESIS: the payload is the same ("kaspa-devnet", OP_FALSE script, 1 KAS
  * subsidy field), but `bits` and `timestamp` are inputs. kaspad's devnet genesis carries 0x1e21bc1c (a testnet-like
@@ -57,6 +57,8 @@ export interface DevnetGenesisOptions {
   bits: number;
   /** Genesis PoW is never checked; DEVNET_GENESIS happens to carry 0x48e5e. */
   nonce?: bigint;
+  /** MuHash of the UTXO set the genesis starts with (bootstrap.ts); the empty set's, as every kaspad genesis, when omitted. */
+  utxoCommitment?: Hash;
 }
 
 export function genesisTransaction(): Transaction {
@@ -79,7 +81,7 @@ export function createDevnetGenesis(options: DevnetGenesisOptions): Block & { ha
     parentsByLevel: [],
     hashMerkleRoot: hashMerkleRoot(transactions),
     acceptedIdMerkleRoot: ZERO_HASH,
-    utxoCommitment: EMPTY_MUHASH,
+    utxoCommitment: options.utxoCommitment ?? EMPTY_MUHASH,
     timestamp: options.timestamp,
     bits: options.bits,
     nonce: options.nonce ?? 0n,

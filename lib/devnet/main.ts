@@ -28,6 +28,8 @@ async function main(): Promise<void> {
     blocksPerSecond: env.DEVNET_BLOCKS_PER_SECOND,
     txPerSecond: env.DEVNET_TX_PER_SECOND,
     miners: env.DEVNET_MINERS,
+    pruningDepth: env.DEVNET_PRUNING_DEPTH,
+    bootstrap: env.DEVNET_BOOTSTRAP,
     params: {
       coinbaseMaturity: env.DEVNET_COINBASE_MATURITY,
       toccataActivation: forkActivationOf(env.DEVNET_TOCCATA_ACTIVATION),

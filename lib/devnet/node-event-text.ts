@@ -7,7 +7,18 @@ const activationText = (activation: bigint) => (activation === FORK_NEVER ? 'nev
 export function describeNodeEvent(event: DevnetNodeEvent): string {
   switch (event.type) {
     case 'replayed':
-      return `replayed ${event.blocks} blocks (${event.rejected} rejected) in ${(event.milliseconds / 1000).toFixed(1)} s`;
+      return (
+        `replayed ${event.blocks} blocks in ${(event.milliseconds / 1000).toFixed(1)} s` +
+        (event.snapshotBlueScore === null ? ' from genesis' : ` from the snapshot at blue score ${event.snapshotBlueScore}`)
+      );
+    case 'logRecovered': {
+      const { recovery } = event;
+      return (
+        `block log recovered after an unclean stop: dropped ${recovery.droppedRecords} record(s) (${recovery.droppedBytes} bytes) ` +
+        `from line ${recovery.line} on (${recovery.reason}: ${recovery.detail}), kept ${recovery.keptRecords}; ` +
+        `the dropped bytes are in ${recovery.savedTo}`
+      );
+    }
     case 'chainSuperseded':
       return (
         `the stored chain ran Toccata from ${activationText(event.recordedActivation)}, this node from ` +

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -9,9 +9,11 @@ import { headerHash } from '../kaspa/header';
 import { RpcRejectedError } from '../rpc/errors';
 import type { RpcNotifications } from '../rpc/types';
 import { createDevnetNode, type DevnetNode, type DevnetNodeOptions } from './node';
+import { blockLogLine } from './block-log';
 import { describeNodeEvent } from './node-event-text';
 import { FORK_ALWAYS, FORK_NEVER } from './params';
 import { blockFromRpc, blockToRpcSubmission } from '../rpc/convert-block';
+import { stringifyJson } from '../rpc/json';
 import { createRpcHandlers } from './rpc-handlers';
 import { transactionToRpc } from '../rpc/convert-transaction';
 import { GENESIS_TIMESTAMP, idHex, solve, spend } from './test-support/devnet-harness';
@@ -81,6 +83,18 @@ describe('in-process RPC caller', () => {
   });
 });
 
+/** A miner-less node keeping its chain in `dir`, on a manual clock. */
+function persistedOptions(dir: string, clock: FakeClock): DevnetNodeOptions {
+  return {
+    seed: 'persist',
+    miners: 0,
+    hashesPerSecond: 20,
+    persistence: { dir },
+    clock: () => clock.now,
+    params: { coinbaseMaturity: TEST_COINBASE_MATURITY },
+  };
+}
+
 describe('persistence', () => {
   it('replays a chain that crossed the Toccata activation, and sets it aside for a node with another activation', async () => {
     const dir = temporaryDir();
@@ -103,8 +117,8 @@ describe('persistence', () => {
     await first.stop();
 
     const events: string[] = [];
-    const same = options(5n, (event) => events.push(event.type === 'replayed' ? `replayed ${event.blocks}/${event.rejected}` : event.type));
-    expect(events).toEqual([`replayed ${blocks - 1}/0`]);
+    const same = options(5n, (event) => events.push(event.type === 'replayed' ? `replayed ${event.blocks}` : event.type));
+    expect(events).toEqual([`replayed ${blocks - 1}`]);
     expect(bytesToHex(same.consensus.sink())).toBe(sink);
     await same.stop();
 
@@ -121,14 +135,7 @@ describe('persistence', () => {
   it('a restarted node replays its block log to the same sink, UTXO set and mempool-free state, then keeps mining', async () => {
     const dir = temporaryDir();
     const clock = { now: Number(GENESIS_TIMESTAMP) };
-    const first = createDevnetNode({
-      seed: 'persist',
-      miners: 0,
-      hashesPerSecond: 20,
-      persistence: { dir },
-      clock: () => clock.now,
-      params: { coinbaseMaturity: TEST_COINBASE_MATURITY },
-    });
+    const first = createDevnetNode(persistedOptions(dir, clock));
     for (let i = 0; i < TEST_COINBASE_MATURITY + 4; i++) await mineInProcess(first, clock);
     const [utxo] = first.consensus
       .getUtxosByScriptPublicKey(MINER_KEY.scriptPublicKey)
@@ -150,16 +157,13 @@ describe('persistence', () => {
     clock.now += 60_000;
     const events: string[] = [];
     const second = createDevnetNode({
-      seed: 'persist',
-      miners: 0,
+      ...persistedOptions(dir, clock),
       hashesPerSecond: 20_000,
-      persistence: { dir },
-      clock: () => clock.now,
-      params: { coinbaseMaturity: TEST_COINBASE_MATURITY },
-      onEvent: (event) => events.push(event.type === 'replayed' ? `replayed ${event.blocks}/${event.rejected}` : event.type),
+      onEvent: (event) => events.push(event.type === 'replayed' ? `replayed ${event.blocks}` : event.type),
     });
     cleanups.push(() => second.stop());
-    expect(events).toContain(`replayed ${before.blocks - 1}/0`);
+    expect(events).toEqual([`replayed ${before.blocks - 1}`]);
+    expect(second.restored).toMatchObject({ replayedBlocks: before.blocks - 1, recovery: null });
     expect({
       genesis: bytesToHex(second.genesisHash),
       sink: bytesToHex(second.consensus.sink()),
@@ -393,6 +397,8 @@ describe('miners and traffic', () => {
       hashesPerSecond: 400,
       txPerSecond: 40,
       wallets: 2,
+      // Without the bootstrap the wallets own only the mined rewards, so the traffic proves they mature and spend.
+      bootstrap: false,
       params: { coinbaseMaturity: TEST_COINBASE_MATURITY, toccataActivation },
     });
     for (let i = 0; i < TEST_COINBASE_MATURITY + 6; i++) await mineInProcess(node, clock, node.wallets.wallets[i % 2]!.address);
@@ -417,4 +423,31 @@ describe('miners and traffic', () => {
     expect(sink.header.version).toBe(toccataActivation === FORK_ALWAYS ? 2 : 1);
     expect(sink.status).toBe('utxoValid');
   }, 15_000);
+
+  it('drops a logged block that replay rejects, with everything after it, so state and block log agree', async () => {
+    const dir = temporaryDir();
+    const clock = { now: Number(GENESIS_TIMESTAMP) };
+    const first = createDevnetNode(persistedOptions(dir, clock));
+    for (let i = 0; i < 5; i++) await mineInProcess(first, clock);
+    const sink = bytesToHex(first.consensus.sink());
+    await first.stop();
+    const path = join(dir, 'blocks.jsonl');
+    const kept = readFileSync(path, 'utf8');
+
+    const strangerClock = { now: Number(GENESIS_TIMESTAMP) };
+    const stranger = memoryNode(strangerClock, { hashesPerSecond: 40 });
+    await mineInProcess(stranger, strangerClock);
+    const foreign = stranger.consensus.getBlock(stranger.consensus.sink())!;
+    const garbage = blockLogLine(stringifyJson(blockToRpcSubmission(foreign)));
+    appendFileSync(path, garbage + kept.split('\n')[0]! + '\n');
+
+    const lines: string[] = [];
+    const second = createDevnetNode({ ...persistedOptions(dir, clock), onEvent: (event) => lines.push(describeNodeEvent(event)) });
+    cleanups.push(() => second.stop());
+    expect(bytesToHex(second.consensus.sink())).toBe(sink);
+    expect(second.restored?.recovery).toMatchObject({ reason: 'rejected', line: 6, keptRecords: 5, droppedRecords: 2 });
+    expect(second.restored?.recovery?.detail).toContain(bytesToHex(headerHash(foreign.header)));
+    expect(lines[0]).toMatch(/^block log recovered after an unclean stop: dropped 2 record\(s\)/);
+    expect(readFileSync(path, 'utf8')).toBe(kept);
+  });
 });

@@ -11,7 +11,7 @@
  * VirtualDaaScoreChanged and VirtualChainChanged. kaspad sends all of them on every resolution, values changed or not
  * (an unchanged UTXO set or chain gives empty lists), and so does this node.
  *
- * Block rate: the consensus targets `blocksPerSecond` (targetTimePerBlock = 1000 / blocksPerSecond; 10 blocks/s is
+ * Block rate: the consensus targets `blocksPerSecond` (targetTimePerBlock = 1000 / blocksPerSecond in whole ms; 10 blocks/s is
  * Crescendo exactly) and the genesis bits are set so the swarm's total hash rate meets that rate from the start.
  *
  * CPU: signatures go through libsecp256k1 compiled to WebAssembly (secp256k1-wasm.ts; under a millisecond per
@@ -23,6 +23,7 @@
  * cannot take from the miners' cache) plus one signature verification (under a millisecond) per transaction input,
  * so an hour of 10 blocks/s history (36,000 blocks) takes minutes to come back.
  */
+import { join } from 'node:path';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { bytesToHex, hexToBytes } from '../kaspa/bytes';
 import { headerHash } from '../kaspa/header';
@@ -32,8 +33,10 @@ import { RpcRejectedError } from '../rpc/errors';
 import { WRPC_ERROR_MESSAGES } from '../rpc/protocol';
 import { requestSchemas, type HandledMethodName } from '../rpc/request-schemas';
 import type { RpcMethodName, RpcNotifications, RpcRequest, RpcResponse } from '../rpc/types';
-import { openBlockLog, type BlockLog } from './block-log';
+import { openBlockLog, SNAPSHOTS_DIR, type BlockLog, type BlockLogRecovery } from './block-log';
 import { createConsensus, type Block, type Consensus, type VirtualChainChange } from './consensus';
+import { openSnapshotStore, type ConsensusSnapshot } from './consensus-snapshot';
+import { bootstrapOutputsFor, createDevnetBootstrap, type DevnetBootstrap } from './bootstrap';
 import { createDevnetGenesis } from './genesis';
 import { wireCopy } from './json-copy';
 import { createMempool, type Mempool } from './mempool';
@@ -49,7 +52,7 @@ import {
   type NetworkDelay,
   type PartitionSchedule,
 } from './miner';
-import { CRESCENDO_PARAMS, type ConsensusParams } from './params';
+import { CRESCENDO_PARAMS, devnetPruningParams, targetTimePerBlockFor, type ConsensusParams } from './params';
 import { createRpcHandlers, DEVNET_NETWORK } from './rpc-handlers';
 import { acceptedTransactionIdsToRpc, blockInfoToRpc, laneProofToRpc, utxoChangeToRpc } from './rpc-converter';
 import type { RpcCaller } from '../rpc/convert-transaction';
@@ -88,7 +91,17 @@ export interface DevnetNodeOptions {
   trafficThread?: 'worker' | 'main';
   /** Funded wallets the traffic spends from; the miners' templates pay them in turn. Default max(8, miners). */
   wallets?: number;
+  /**
+   * A new chain's genesis commits the devnet bootstrap (bootstrap.ts): spendable outputs to every wallet, so traffic
+   * starts with the first block. Default true. A recorded chain keeps the bootstrap its genesis record lists.
+   */
+  bootstrap?: boolean;
   serverVersion?: string;
+  /**
+   * The devnet's pruning depth in blue score (params.ts devnetPruningParams derives finality and merge depth from it);
+   * undefined keeps kaspad's mainnet depths. `params` overrides win over the derived values.
+   */
+  pruningDepth?: number;
   /** Overrides of the Crescendo parameters (e.g. a short coinbase maturity in tests). */
   params?: Partial<ConsensusParams>;
   networkDelayMs?: NetworkDelay;
@@ -106,7 +119,14 @@ export interface DevnetNodeOptions {
 }
 
 export type DevnetNodeEvent =
-  | { type: 'replayed'; blocks: number; rejected: number; milliseconds: number }
+  | {
+      type: 'replayed';
+      blocks: number;
+      milliseconds: number;
+      /** The pruning point blue score of the snapshot the replay started from; null: from genesis. */
+      snapshotBlueScore: bigint | null;
+    }
+  | { type: 'logRecovered'; recovery: BlockLogRecovery }
   | { type: 'chainSuperseded'; recordedActivation: bigint; activation: bigint; archivedTo: string }
   | { type: 'listening'; url: string }
   | { type: 'error'; source: string; error: unknown };
@@ -144,6 +164,10 @@ export interface DevnetNode {
   /** The handlers in-process: JSON-shaped values in and out, errors as RpcRejectedError. */
   readonly rpc: RpcCaller;
   readonly genesisHash: Hash;
+  /** The bootstrap outputs its genesis commits (bootstrap.ts); none on a chain started without them. */
+  readonly bootstrap: DevnetBootstrap;
+  /** What the node restored from its block log at creation; null without persistence. */
+  readonly restored: DevnetRestoreReport | null;
   /** The ws:// URL once listening. */
   readonly url: string | undefined;
   start(): Promise<void>;
@@ -151,6 +175,13 @@ export interface DevnetNode {
   listen(port?: number): Promise<string>;
   forceReorg(options: { depth: number }): ForcedReorg;
   stats(): DevnetNodeStats;
+}
+
+export interface DevnetRestoreReport {
+  replayedBlocks: number;
+  milliseconds: number;
+  /** Set when a torn, corrupt or rejected tail of the block log was dropped. */
+  recovery: BlockLogRecovery | null;
 }
 
 /** What one virtual resolution changed, filled in by the consensus events it emits. */
@@ -224,7 +255,8 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
   const random = seededRandom(numericSeed(options.seed));
   const params: ConsensusParams = {
     ...CRESCENDO_PARAMS,
-    targetTimePerBlock: 1000 / blocksPerSecond,
+    targetTimePerBlock: targetTimePerBlockFor(blocksPerSecond),
+    ...(options.pruningDepth === undefined ? {} : devnetPruningParams(options.pruningDepth)),
     ...options.params,
   };
   const prefix = DEVNET_NETWORK.prefix;
@@ -236,26 +268,56 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
     const { recordedActivation, archivedTo } = log.superseded;
     report({ type: 'chainSuperseded', recordedActivation, activation: params.toccataActivation, archivedTo });
   }
+  const wallets = createWalletSet({
+    seed: options.seed,
+    count: options.wallets ?? Math.max(8, minerCount),
+    prefix,
+    coinbaseMaturity: BigInt(params.coinbaseMaturity),
+    secp256k1: wasmSecp256k1,
+  });
   const genesisRecord = log?.genesis ?? {
     networkId: DEVNET_NETWORK.networkId,
     timestamp: BigInt(clock()),
     bits: bitsForExpectedHashes(expectedHashesPerBlock(totalHashesPerSecond, blocksPerSecond)),
     toccataActivation: params.toccataActivation,
+    bootstrap: options.bootstrap === false ? [] : bootstrapOutputsFor(wallets.wallets.map((wallet) => wallet.scriptPublicKey)),
   };
   if (log && log.genesis === undefined) log.writeGenesis(genesisRecord);
-  const genesis = createDevnetGenesis({ timestamp: genesisRecord.timestamp, bits: genesisRecord.bits });
+  const bootstrap = createDevnetBootstrap(genesisRecord.bootstrap ?? []);
+  const genesis = createDevnetGenesis({
+    timestamp: genesisRecord.timestamp,
+    bits: genesisRecord.bits,
+    utxoCommitment: bootstrap.utxoCommitment,
+  });
 
   let replaying = false;
   const powMatrixCache = new PowMatrixCache();
-  const consensus = createConsensus({
-    params,
-    genesis,
-    // Replayed blocks were validated against the clock when first accepted; the future-timestamp bound is not re-applied.
-    clock: () => (replaying ? Number.MAX_SAFE_INTEGER : clock()),
-    random,
-    secp256k1: wasmSecp256k1,
-    powMatrixCache,
-  });
+  const snapshots = log ? openSnapshotStore(join(log.dir, SNAPSHOTS_DIR)) : null;
+  const consensusFrom = (snapshot?: ConsensusSnapshot) =>
+    createConsensus({
+      params,
+      genesis,
+      // Replayed blocks were validated against the clock when first accepted; the future-timestamp bound is not re-applied.
+      clock: () => (replaying ? Number.MAX_SAFE_INTEGER : clock()),
+      random,
+      secp256k1: wasmSecp256k1,
+      powMatrixCache,
+      genesisUtxoSet: bootstrap.utxos,
+      ...(snapshot === undefined ? {} : { snapshot }),
+    });
+  const restoreStarted = performance.now();
+  /** The newest snapshot that loads; a torn or altered one is reported and the next older one tried. */
+  const fromSnapshot = ((): { consensus: Consensus; blueScore: bigint } | undefined => {
+    for (const file of snapshots?.list() ?? []) {
+      try {
+        return { consensus: consensusFrom(snapshots!.read(file)), blueScore: file.blueScore };
+      } catch (error) {
+        report({ type: 'error', source: `snapshot:${file.path}`, error });
+      }
+    }
+    return undefined;
+  })();
+  const consensus = fromSnapshot?.consensus ?? consensusFrom();
   const mempool = createMempool({
     params: {
       coinbaseMaturity: params.coinbaseMaturity,
@@ -272,19 +334,51 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
     secp256k1: wasmSecp256k1,
   });
 
+  let restored: DevnetRestoreReport | null = null;
+  let replayedBlocks = 0;
   if (log) {
-    const started = performance.now();
-    let rejected = 0;
     replaying = true;
     try {
-      for (const block of log.readBlocks()) {
-        if (consensus.validateAndInsertBlock(block, { allowNonDaaBlocks: true }).type !== 'success') rejected++;
+      const blocks = log.readBlocks();
+      for (const [index, block] of blocks.entries()) {
+        // Blocks at or below the snapshot's pruning point are in it (or pruned); its strict future has higher blue scores.
+        if (fromSnapshot !== undefined && block.header.blueScore <= fromSnapshot.blueScore) continue;
+        const result = consensus.validateAndInsertBlock(block, { allowNonDaaBlocks: true, trusted: true, deferVirtual: true });
+        if (result.type !== 'success') {
+          log.dropFrom(index, `block ${bytesToHex(headerHash(block.header))} was rejected on replay: ${result.message}`);
+          break;
+        }
+        replayedBlocks++;
       }
+      consensus.resolveVirtualNow();
     } finally {
       replaying = false;
     }
-    report({ type: 'replayed', blocks: consensus.blockCount() - 1, rejected, milliseconds: performance.now() - started });
+    restored = { replayedBlocks, milliseconds: performance.now() - restoreStarted, recovery: log.recovery ?? null };
+    if (log.recovery) report({ type: 'logRecovered', recovery: log.recovery });
+    report({
+      type: 'replayed',
+      blocks: restored.replayedBlocks,
+      milliseconds: restored.milliseconds,
+      snapshotBlueScore: fromSnapshot?.blueScore ?? null,
+    });
   }
+
+  /** Snapshot at the new pruning point, then compact the log below the oldest snapshot kept. */
+  const persistSnapshot = () => {
+    if (log === null || snapshots === null) return;
+    try {
+      log.flush();
+      const pruningPoint = consensus.getBlock(consensus.pruningPoint())!;
+      log.dropThrough(snapshots.write(consensus.snapshot(), pruningPoint.ghostdag.blueScore));
+    } catch (error) {
+      report({ type: 'error', source: 'snapshot', error });
+    }
+  };
+  // The replay moved the pruning point past the snapshot it started from (or from genesis): snapshot it now, which also
+  // replaces a newer file that failed to load.
+  if (consensus.getBlock(consensus.pruningPoint())!.ghostdag.blueScore !== (fromSnapshot?.blueScore ?? 0n)) persistSnapshot();
+  consensus.events.on('pruningPointMoved', persistSnapshot);
 
   const markVerified = (transactions: readonly Transaction[]) => {
     for (const tx of transactions) consensus.markScriptsVerified(tx);
@@ -305,14 +399,6 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
     }),
   });
   const rpc = createInProcessRpcCaller(handlers);
-
-  const wallets = createWalletSet({
-    seed: options.seed,
-    count: options.wallets ?? Math.max(8, minerCount),
-    prefix,
-    coinbaseMaturity: BigInt(params.coinbaseMaturity),
-    secp256k1: wasmSecp256k1,
-  });
 
   // Every template pays the next wallet, so all wallets are funded from the start, not only one per miner.
   let payRotation = 0;
@@ -352,6 +438,7 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
         rpc,
         wallets,
         rate: txPerSecond,
+        toccataActivation: params.toccataActivation,
         random,
         tokens: { seed: options.seed, random: seededRandom(numericSeed(`${options.seed}/tokens`)) },
         covenants: { seed: options.seed, random: seededRandom(numericSeed(`${options.seed}/covenants`)) },
@@ -363,6 +450,7 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
       seed: options.seed,
       walletCount: wallets.wallets.length,
       coinbaseMaturity: BigInt(params.coinbaseMaturity),
+      toccataActivation: params.toccataActivation,
       rate: txPerSecond,
       randomSeed: numericSeed(`${options.seed}/traffic`),
       onError: (source, message) => report({ type: 'error', source: `traffic:${source}`, error: new Error(message) }),
@@ -568,6 +656,8 @@ export function createDevnetNode(options: DevnetNodeOptions): DevnetNode {
     handlers,
     rpc,
     genesisHash: consensus.genesisHash(),
+    bootstrap,
+    restored,
     get url() {
       return server?.url;
     },

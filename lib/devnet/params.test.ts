@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_DIFFICULTY_TARGET } from '../kaspa/pow';
-import { CRESCENDO_PARAMS, FORK_ALWAYS, FORK_NEVER, isForkActive } from './params';
+import { CRESCENDO_PARAMS, FORK_ALWAYS, FORK_NEVER, isForkActive, targetTimePerBlockFor } from './params';
 
 /** bps.rs `calculate_ghostdag_k`: the smallest k whose Poisson(x) tail mass is below delta. */
 function ghostdagK(x: number, delta: number): number {
@@ -51,5 +51,18 @@ describe('isForkActive', () => {
     expect(isForkActive(100n, 100n)).toBe(true);
     expect(isForkActive(FORK_NEVER, FORK_NEVER)).toBe(false);
     expect(CRESCENDO_PARAMS.toccataActivation).toBe(FORK_NEVER);
+  });
+});
+
+describe('targetTimePerBlockFor', () => {
+  it('is whole milliseconds for every rate, so the integer window arithmetic takes it', () => {
+    expect(targetTimePerBlockFor(10)).toBe(100);
+    expect(targetTimePerBlockFor(3)).toBe(333);
+    expect(targetTimePerBlockFor(0.3)).toBe(3333);
+    for (const rate of [0.7, 3, 7, 11, 13, 50]) {
+      const target = targetTimePerBlockFor(rate);
+      expect(Number.isInteger(target)).toBe(true);
+      expect(() => BigInt(target * CRESCENDO_PARAMS.difficultySampleRate)).not.toThrow();
+    }
   });
 });

@@ -5,6 +5,7 @@
  * (rusty-kaspa's devnet differs from mainnet only in its genesis, which is not a parameter here).
  */
 import { MAX_DIFFICULTY_TARGET } from '../kaspa/pow';
+import { MIN_DEVNET_PRUNING_DEPTH } from './pruning-defaults';
 
 export interface ConsensusParams {
   ghostdagK: number;
@@ -51,6 +52,14 @@ export function forkActivationOf(setting: bigint | 'never'): bigint {
 
 const BPS = 10;
 
+/**
+ * kaspad carries the target time per block as whole milliseconds (u64), and every window and duration multiplies it
+ * in integers; a rate that does not divide a second (3 blocks/s) rounds to the nearest millisecond.
+ */
+export function targetTimePerBlockFor(blocksPerSecond: number): number {
+  return Math.max(1, Math.round(1000 / blocksPerSecond));
+}
+
 export const CRESCENDO_PARAMS: Readonly<ConsensusParams> = Object.freeze({
   ghostdagK: 124,
   targetTimePerBlock: 1000 / BPS,
@@ -69,3 +78,21 @@ export const CRESCENDO_PARAMS: Readonly<ConsensusParams> = Object.freeze({
   maxDifficultyTarget: MAX_DIFFICULTY_TARGET,
   toccataActivation: FORK_NEVER,
 });
+
+export { DEFAULT_DEVNET_PRUNING_DEPTH, MIN_DEVNET_PRUNING_DEPTH } from './pruning-defaults';
+
+/**
+ * The devnet's own depths for a pruning depth in blue score: finality 2/5 of it (mainnet's proportion) and merge depth
+ * equal to finality (mainnet's 1/12 would be shallower than the miners' partitions, whose withheld blocks could then
+ * never merge as reds). kaspad derives its pruning depth from finality, k and the mergeset limit (over 1,000,000 at
+ * 10 blocks/s); a devnet that must restart in seconds cannot keep that much, so, like kaspad's devnet and simnet
+ * parameter sets, these are the network's own values. Every header rule (expected pruning point, finality, bounded
+ * merge depth) runs unchanged on them.
+ */
+export function devnetPruningParams(pruningDepth: number): Pick<ConsensusParams, 'pruningDepth' | 'finalityDepth' | 'mergeDepth'> {
+  if (!Number.isInteger(pruningDepth) || pruningDepth < MIN_DEVNET_PRUNING_DEPTH) {
+    throw new RangeError(`the devnet pruning depth must be an integer of at least ${MIN_DEVNET_PRUNING_DEPTH}, got ${pruningDepth}`);
+  }
+  const finalityDepth = Math.ceil((pruningDepth * 2) / 5);
+  return { pruningDepth, finalityDepth, mergeDepth: finalityDepth };
+}

@@ -1,14 +1,16 @@
 /**
  * The node's verbose RPC forms, as rusty-kaspa 2.0's rpc/service/src/converter/{consensus,index}.rs build them:
  * blocks with verbose data (getBlock, getBlocks, BlockAdded), transactions with verbose data (block and mempool
- * reads), output verbose data where the script has an address, UTXO index entries, and accepted-id lists.
+ * reads), output verbose data where the script has an address, UTXO index entries, accepted-id lists, and
+ * getVirtualChainFromBlockV2's optional forms at each data verbosity level (rpc/core/src/convert/verbosity.rs).
  */
 import { scriptClassOf, scriptPublicKeyToAddress, type AddressPrefix, type ScriptClass } from '../kaspa/address';
 import { bytesToHex } from '../kaspa/bytes';
 import { ZERO_HASH } from '../kaspa/hashing';
 import { difficultyFromBits } from '../kaspa/pow';
 import type { SeqCommitLaneProof } from '../kaspa/smt-proof';
-import type { Hash, ScriptPublicKey, Transaction } from '../kaspa/types';
+import { committedComputeBudget, committedSigOpCount } from '../kaspa/transaction';
+import type { Hash, Header, ScriptPublicKey, Transaction, UtxoEntry } from '../kaspa/types';
 import type {
   GetSeqCommitLaneProofResponse,
   RpcAcceptedTransactionIds,
@@ -18,10 +20,17 @@ import type {
   RpcTransaction,
   RpcUtxosByAddressesEntry,
 } from '../rpc/types';
+import type {
+  RpcCompressedParents,
+  RpcDataVerbosityLevel,
+  RpcOptionalHeader,
+  RpcOptionalTransaction,
+  RpcOptionalUtxoEntryVerboseData,
+} from '../rpc/virtual-chain-v2-types';
 import type { AcceptedTransactionIds, BlockInfo, UtxoChange } from './consensus';
 import type { MempoolEntry } from './mempool';
 import { txComputeMassOf, txHashOf, txIdOf } from './transaction-facts';
-import { headerToRpc, scriptPublicKeyToRpcString, transactionToRpcOutput } from '../rpc/convert-block';
+import { blueWorkToRpc, headerToRpc, scriptPublicKeyToRpcString, transactionToRpcOutput } from '../rpc/convert-block';
 import { outpointToRpc } from '../rpc/convert-transaction';
 
 /** `ScriptClass` serializes with its Rust variant names. */
@@ -138,5 +147,124 @@ export function laneProofToRpc(proof: SeqCommitLaneProof): GetSeqCommitLaneProof
     payloadAndCtxDigest: bytesToHex(proof.payloadAndContextDigest),
     parentSeqCommit: bytesToHex(proof.parentSeqCommit),
     inactivityShortcut: bytesToHex(proof.inactivityShortcut),
+  };
+}
+
+/** A conversion kaspad's converter fails, with its error text. */
+export class RpcConversionError extends Error {
+  override name = 'RpcConversionError';
+}
+
+const VERBOSITY_RANK: Readonly<Record<RpcDataVerbosityLevel, number>> = { None: 0, Low: 1, High: 2, Full: 3 };
+
+/** `RpcDataVerbosityLevel::is_at_least`, curried on the requested level. */
+function verbosityAtLeast(level: RpcDataVerbosityLevel): (minimum: RpcDataVerbosityLevel) => boolean {
+  return (minimum) => VERBOSITY_RANK[level] >= VERBOSITY_RANK[minimum];
+}
+
+/** `CompressedParents`: levels with the same parents as the level below extend that level's run. */
+export function compressParents(parentsByLevel: readonly (readonly Hash[])[]): RpcCompressedParents {
+  const runs: RpcCompressedParents = [];
+  for (const level of parentsByLevel) {
+    const hashes = level.map(bytesToHex);
+    const last = runs.at(-1);
+    if (last !== undefined && last[1].length === hashes.length && last[1].every((hash, index) => hash === hashes[index])) last[0]++;
+    else runs.push([(last?.[0] ?? 0) + 1, hashes]);
+  }
+  return runs;
+}
+
+/** `adapt_header_to_header_with_verbosity`: the hash at every level, then Low, High and Full fields. */
+export function optionalHeaderToRpc(header: Header, hash: Hash, level: RpcDataVerbosityLevel): RpcOptionalHeader {
+  const at = verbosityAtLeast(level);
+  const when = <T>(minimum: RpcDataVerbosityLevel, value: () => T): T | null => (at(minimum) ? value() : null);
+  return {
+    hash: bytesToHex(hash),
+    version: when('Low', () => header.version),
+    parentsByLevel: when('High', () => compressParents(header.parentsByLevel)),
+    hashMerkleRoot: when('High', () => bytesToHex(header.hashMerkleRoot)),
+    acceptedIdMerkleRoot: when('High', () => bytesToHex(header.acceptedIdMerkleRoot)),
+    utxoCommitment: when('Full', () => bytesToHex(header.utxoCommitment)),
+    timestamp: when('Low', () => header.timestamp),
+    bits: when('Low', () => header.bits),
+    nonce: when('Low', () => header.nonce),
+    daaScore: when('Low', () => header.daaScore),
+    blueWork: when('Low', () => blueWorkToRpc(header.blueWork)),
+    blueScore: when('Low', () => header.blueScore),
+    pruningPoint: when('Full', () => bytesToHex(header.pruningPoint)),
+  };
+}
+
+/** A transaction accepted by a chain block, with the UTXO entries its inputs spent and the merged block carrying it. */
+export interface PopulatedTransaction {
+  tx: Transaction;
+  entries: readonly UtxoEntry[];
+  block: ContainingBlock;
+}
+
+/**
+ * `convert_signable_transaction_with_verbosity`, the path getVirtualChainFromBlockV2 always takes (every level asks
+ * for the inputs' UTXO entries): subnetwork id, gas, payload and storage mass are written at every level, the entry's
+ * covenant id too. At Low and above a script without an address fails the whole call, as kaspad's does.
+ */
+export function optionalTransactionToRpc(
+  { tx, entries, block }: PopulatedTransaction,
+  prefix: AddressPrefix,
+  level: RpcDataVerbosityLevel,
+): RpcOptionalTransaction {
+  const at = verbosityAtLeast(level);
+  const when = <T>(minimum: RpcDataVerbosityLevel, value: () => T): T | null => (at(minimum) ? value() : null);
+  const scriptVerboseData = (scriptPublicKey: ScriptPublicKey): RpcOptionalUtxoEntryVerboseData => ({
+    scriptPublicKeyType: when('Low', () => RPC_SCRIPT_CLASS[scriptClassOf(scriptPublicKey)]),
+    scriptPublicKeyAddress: when('Low', () => {
+      const address = addressOf(scriptPublicKey, prefix);
+      if (address === null) throw new RpcConversionError('The address is invalid');
+      return address;
+    }),
+  });
+  return {
+    version: when('Full', () => tx.version),
+    inputs: tx.inputs.map((input, index) => {
+      const entry = entries[index]!;
+      return {
+        previousOutpoint: when('High', () => outpointToRpc(input.previousOutpoint)),
+        signatureScript: when('Low', () => bytesToHex(input.signatureScript)),
+        sequence: when('High', () => input.sequence),
+        sigOpCount: when('High', () => committedSigOpCount(input)),
+        computeBudget: when('High', () => committedComputeBudget(input)),
+        verboseData: {
+          utxoEntry: {
+            amount: when('High', () => entry.amount),
+            scriptPublicKey: when('High', () => scriptPublicKeyToRpcString(entry.scriptPublicKey)),
+            blockDaaScore: when('Full', () => entry.blockDaaScore),
+            isCoinbase: when('High', () => entry.isCoinbase),
+            verboseData: scriptVerboseData(entry.scriptPublicKey),
+            covenantId: entry.covenantId ? bytesToHex(entry.covenantId) : null,
+          },
+        },
+      };
+    }),
+    outputs: tx.outputs.map((output) => ({
+      value: when('Low', () => output.value),
+      scriptPublicKey: when('Low', () => scriptPublicKeyToRpcString(output.scriptPublicKey)),
+      verboseData: scriptVerboseData(output.scriptPublicKey),
+      covenant:
+        at('Low') && output.covenant
+          ? { authorizingInput: output.covenant.authorizingInput, covenantId: bytesToHex(output.covenant.covenantId) }
+          : null,
+    })),
+    lockTime: when('Full', () => tx.lockTime),
+    subnetworkId: bytesToHex(tx.subnetworkId),
+    gas: tx.gas,
+    payload: bytesToHex(tx.payload),
+    storageMass: tx.storageMass,
+    mass: tx.storageMass,
+    verboseData: {
+      transactionId: when('Low', () => bytesToHex(txIdOf(tx))),
+      hash: when('Low', () => bytesToHex(txHashOf(tx))),
+      computeMass: when('High', () => txComputeMassOf(tx)),
+      blockHash: when('Low', () => bytesToHex(block.hash)),
+      blockTime: when('Low', () => block.timestamp),
+    },
   };
 }

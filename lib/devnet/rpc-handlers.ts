@@ -23,16 +23,12 @@ import type { Block, BlockTemplate, Consensus } from './consensus';
 import type { FeerateEstimations } from './fee-estimator';
 import { MempoolQueryError, transactionQuery, type Mempool } from './mempool';
 import { blockFromRpc, headerToRpcRaw, transactionToRpcOutput } from '../rpc/convert-block';
-import {
-  acceptedTransactionIdsToRpc,
-  blockInfoToRpc,
-  mempoolEntryToRpc,
-  utxoChangeToRpc,
-} from './rpc-converter';
+import { blockInfoToRpc, mempoolEntryToRpc, utxoChangeToRpc } from './rpc-converter';
 import { transactionFromRpc } from '../rpc/convert-transaction';
 import { txIdOf } from './transaction-facts';
 import { createProcessSampler } from './process-metrics';
-import { createNodeHandlers, type ProcessingCounters, type SeqCommitLaneProver } from './rpc-node-handlers';
+import { createNodeHandlers, headerNotFound, type ProcessingCounters, type SeqCommitLaneProver } from './rpc-node-handlers';
+import { createVirtualChainHandlers } from './rpc-virtual-chain';
 import { RequestDeserializationError, type WrpcCounters, type WrpcHandlers } from './wrpc-server';
 
 export interface RpcNetwork {
@@ -86,7 +82,6 @@ export class RpcHandlerError extends Error {
   override name = 'RpcHandlerError';
 }
 
-const headerNotFound = (hash: string) => new RpcHandlerError(`cannot find header ${hash}`);
 
 function decodeRpcAddress(text: string): Address {
   try {
@@ -134,7 +129,6 @@ export function createRpcHandlers(options: RpcHandlersOptions): WrpcHandlers {
   const params = consensus.params;
   const syncedThresholdMs =
     BigInt(params.difficultyWindowSize * params.difficultySampleRate * params.targetTimePerBlock) / 4n;
-  const virtualChainBatchSize = params.mergesetSizeLimit * 10;
 
   const isNearlySynced = () => BigInt(clock()) < consensus.sinkTimestamp() + syncedThresholdMs;
 
@@ -246,7 +240,10 @@ export function createRpcHandlers(options: RpcHandlersOptions): WrpcHandlers {
       if (includeTransactions && !includeBlocks) {
         throw new RpcHandlerError('If includeTransactions is set, then includeBlockVerboseData must be set as well.');
       }
-      if (lowHash !== null && !consensus.hasBlock(hexToBytes(lowHash))) throw headerNotFound(lowHash);
+      // kaspad lists from genesis when no low hash is given; a pruned node lists from its pruning point for genesis too.
+      if (lowHash !== null && !consensus.hasBlock(hexToBytes(lowHash)) && lowHash !== bytesToHex(consensus.genesisHash())) {
+        throw headerNotFound(lowHash);
+      }
       const hashes = consensus.getBlocks(lowHash === null ? undefined : hexToBytes(lowHash)).map(bytesToHex);
       return {
         blockHashes: hashes,
@@ -263,33 +260,7 @@ export function createRpcHandlers(options: RpcHandlersOptions): WrpcHandlers {
 
     getSinkBlueScore: () => ({ blueScore: consensus.sinkBlueScore() }),
 
-    getVirtualChainFromBlock: ({ startHash, includeAcceptedTransactionIds, minConfirmationCount }) => {
-      if (!consensus.hasBlock(hexToBytes(startHash))) throw headerNotFound(startHash);
-      const change = consensus.getVirtualChainFromBlock(hexToBytes(startHash), includeAcceptedTransactionIds);
-      let added = change.addedChainBlockHashes.slice(0, virtualChainBatchSize);
-      if (minConfirmationCount !== null && minConfirmationCount > 0n) {
-        const sinkBlueScore = consensus.sinkBlueScore();
-        while (added.length > 0 && sinkBlueScore - consensus.getBlock(added[added.length - 1]!)!.ghostdag.blueScore <= minConfirmationCount) {
-          added = added.slice(0, -1);
-        }
-      }
-      let accepted: typeof change.acceptedTransactionIds = [];
-      if (includeAcceptedTransactionIds) {
-        // get_blocks_acceptance_data: whole chain blocks while the merged blocks so far stay within the batch size.
-        let mergedBlocks = 0;
-        const covered = added.findIndex((hash) => {
-          mergedBlocks += consensus.getAcceptanceData(hash)?.length ?? 0;
-          return mergedBlocks > virtualChainBatchSize;
-        });
-        if (covered >= 0) added = added.slice(0, covered);
-        accepted = change.acceptedTransactionIds.slice(0, added.length);
-      }
-      return {
-        removedChainBlockHashes: change.removedChainBlockHashes.map(bytesToHex),
-        addedChainBlockHashes: added.map(bytesToHex),
-        acceptedTransactionIds: accepted.map(acceptedTransactionIdsToRpc),
-      };
-    },
+    ...createVirtualChainHandlers(consensus, prefix),
 
     getMempoolEntry: ({ transactionId: id, includeOrphanPool, filterTransactionPool }) => {
       const entry = mempool.getEntry(id, mempoolQuery(filterTransactionPool, includeOrphanPool));

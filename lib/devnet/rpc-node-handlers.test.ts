@@ -4,9 +4,8 @@ import { headerHash } from '../kaspa/header';
 import { laneKey as laneKeyOf } from '../kaspa/seq-commit';
 import { verifySeqCommitLaneProof } from '../kaspa/smt-proof';
 import { SUBNETWORK_ID_COINBASE } from '../kaspa/types';
-import { RpcRejectedError } from '../rpc/errors';
 import { callChecked } from '../rpc/response-schemas';
-import { MINER_KEY, startWireDevnet, TEST_COINBASE_MATURITY, wireKey, type WireDevnet } from './test-support/wire-devnet';
+import { MINER_KEY, rejection, startWireDevnet, TEST_COINBASE_MATURITY, wireKey, type WireDevnet } from './test-support/wire-devnet';
 import { createRpcHandlers } from './rpc-handlers';
 import { FORK_ALWAYS } from './params';
 import { estimateHashesPerSecond } from './rpc-node-handlers';
@@ -31,15 +30,6 @@ const ALL_METRICS = {
   storageMetrics: true,
   customMetrics: true,
 };
-
-async function rejection(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(RpcRejectedError);
-  return (error as RpcRejectedError).message;
-}
 
 describe('node-status reads over wRPC', () => {
   it('reports kaspad 2.0.1, whose policy the devnet applies, in getServerInfo, getInfo and its coinbases', async () => {

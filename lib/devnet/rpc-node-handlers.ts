@@ -48,6 +48,9 @@ export class RpcNodeError extends Error {
   override name = 'RpcNodeError';
 }
 
+/** Consensus `HeaderNotFound`, as kaspad writes it for a block it does not know. */
+export const headerNotFound = (hash: string) => new RpcNodeError(`cannot find header ${hash}`);
+
 /** rpc/core's MAX_SAFE_WINDOW_SIZE and the difficulty manager's minimum window for hash-rate estimates. */
 const MAX_SAFE_WINDOW_SIZE = 10_000;
 const MIN_ESTIMATE_WINDOW_SIZE = 1_000;
@@ -141,7 +144,7 @@ export function createNodeHandlers(options: NodeHandlersOptions): WrpcHandlers {
 
   const blockInfo = (hash: string): BlockInfo => {
     const info = consensus.getBlock(hexToBytes(hash));
-    if (info === undefined) throw new RpcNodeError(`cannot find header ${hash}`);
+    if (info === undefined) throw headerNotFound(hash);
     return info;
   };
 

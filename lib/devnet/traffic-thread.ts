@@ -16,6 +16,7 @@ export interface TrafficWorkerData {
   seed: string;
   walletCount: number;
   coinbaseMaturity: bigint;
+  toccataActivation: bigint;
   rate: number;
   randomSeed: number;
 }

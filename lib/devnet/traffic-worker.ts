@@ -46,6 +46,7 @@ function runTrafficWorker(port: NonNullable<typeof parentPort>, data: TrafficWor
     rpc,
     wallets,
     rate: data.rate,
+    toccataActivation: data.toccataActivation,
     random: seededRandom(data.randomSeed),
     tokens: { seed: data.seed, random: seededRandom(data.randomSeed ^ TOKEN_SEED_SALT) },
     covenants: { seed: data.seed, random: seededRandom(data.randomSeed ^ COVENANT_SEED_SALT) },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bytesToHex } from '../kaspa/bytes';
+import { SUBNETWORK_ID_NATIVE } from '../kaspa/types';
 import { RpcRejectedError } from '../rpc/errors';
 import { decodeOpJson, parseEnvelopeInput } from '../tokens/envelope';
 import type { RpcMethodName, RpcRequest, RpcResponse } from '../rpc/types';
@@ -11,6 +12,7 @@ import {
   rejectionReason,
   seededRandom,
   TRAFFIC_KINDS,
+  TRAFFIC_LANES,
   type Clock,
   type TrafficGenerator,
   type TrafficGeneratorOptions,
@@ -184,17 +186,44 @@ describe('traffic generator against a fake node', () => {
     };
     expect(payloads.some(isText)).toBe(true);
     expect(payloads.some((payload) => !isText(payload))).toBe(true);
+    const versions = accepted.map((submission) => submission.transaction.version);
+    const versionOneShare = versions.filter((version) => version === 1).length / versions.length;
+    expect(versionOneShare).toBeGreaterThan(0.2);
+    expect(versionOneShare).toBeLessThan(0.8);
+    const laneIds = new Set(TRAFFIC_LANES.map(bytesToHex));
+    const onLanes = accepted.filter((submission) => laneIds.has(bytesToHex(submission.transaction.subnetworkId)));
+    expect(onLanes.length).toBeGreaterThan(0);
+    for (const { transaction } of onLanes) {
+      expect(transaction.version).toBe(1);
+      expect(transaction.gas).toBeGreaterThan(0n);
+    }
     expect(node.replacements).toBeGreaterThan(0);
     expect(node.unorphaned).toBeGreaterThan(0);
     const orphanSubmission = accepted.find((submission) => submission.outcome === 'orphaned');
     expect(orphanSubmission?.allowOrphan).toBe(true);
-    expect(own.size).toBe(6);
+    // The 6 wallets and the HD wallet's addresses handed out so far (fresh addresses take some of them).
+    expect(wallets.hd.wallets().length).toBeGreaterThan(0);
+    expect(own.size).toBe(6 + wallets.hd.wallets().length);
 
     expect(generator.running).toBe(false);
     expect(stats.inFlight).toBe(0);
     const countAfterStop = node.submissions.length;
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(node.submissions.length).toBe(countAfterStop);
+  });
+
+  it('sends only what Crescendo accepts before the Toccata activation', async () => {
+    const evenMix = Object.fromEntries(TRAFFIC_KINDS.map((kind) => [kind, 1]));
+    const run = scenario(2_000, { rate: 20, mix: evenMix, toccataActivation: START_DAA + 1_000_000n });
+    await runToHorizon(run);
+    const accepted = run.node.submissions.filter((submission) => submission.outcome !== 'rejected');
+    expect(accepted.length).toBeGreaterThan(20);
+    for (const { transaction } of accepted) {
+      expect(transaction.version).toBe(0);
+      expect(transaction.gas).toBe(0n);
+      expect(transaction.subnetworkId).toEqual(SUBNETWORK_ID_NATIVE);
+    }
+    expect(run.generator.stats().skippedByReason['lane:lanes_before_toccata']).toBeGreaterThan(0);
   });
 
   it('never spends coinbase outputs before they mature, and spends them once they have', async () => {
@@ -334,7 +363,7 @@ describe('funding', () => {
         );
       }
     });
-    const generator = createTrafficGenerator({ rpc: node.rpc, wallets, random: seededRandom(9), clock, rate: 40, ...options });
+    const generator = createTrafficGenerator({ rpc: node.rpc, wallets, random: seededRandom(5), clock, rate: 40, ...options });
     clock.generator = generator;
     return { wallets, node, clock, generator };
   }

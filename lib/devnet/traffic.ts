@@ -19,11 +19,17 @@
  * `maxUtxosPerWallet` is consolidated first, so the UTXO set (and the cost of each refresh) stays bounded.
  */
 import { bytesToHex } from '../kaspa/bytes';
+import { SUBNETWORK_ID_SIZE } from '../kaspa/types';
 import { RpcError } from '../rpc/errors';
 import { transactionToRpc, type RpcCaller } from '../rpc/convert-transaction';
 import { createCovenantTraffic, type CovenantTrafficStats } from './covenant-traffic';
+import { FORK_ALWAYS, isForkActive } from './params';
 import { createTokenTraffic, type TokenTraffic } from './token-traffic';
-import { storageSafeAmount, WalletError, type BuiltTransaction, type Payment, type SpendableUtxo, type Wallet, type WalletSet } from './wallet';
+import { storageSafeAmount, WalletError, type BuiltTransaction, type Lane, type Payment, type SpendableUtxo, type Wallet, type WalletSet } from './wallet';
+
+/** One plan in this many is the devnet HD wallet's sweep (when it holds enough), and it spends at most this many UTXOs. */
+const HD_SWEEP_EVERY = 50;
+const HD_SWEEP_MAX_INPUTS = 8;
 
 /** kaspad's rejection of a transaction spending outputs it does not know (submitted with allowOrphan false). */
 const MISSING_INPUTS = /is an orphan where orphan is disallowed/;
@@ -39,6 +45,7 @@ export const TRAFFIC_KINDS = [
   'orphan',
   'token',
   'covenant',
+  'lane',
 ] as const;
 export type TrafficKind = (typeof TRAFFIC_KINDS)[number];
 
@@ -59,7 +66,20 @@ export const DEFAULT_TRAFFIC_MIX: Readonly<Record<TrafficKind, number>> = Object
   token: 4,
   // Covenant steps come when a lineage is due (covenant-traffic.ts), not from the mix.
   covenant: 0,
+  lane: 4,
 });
+
+/**
+ * The KIP-21 user lanes the traffic writes to: a readable 4-byte namespace (ASCII) and 16 zero bytes, the user-lane
+ * shape (lib/kaspa/subnetwork.ts), which may carry gas.
+ */
+export const TRAFFIC_LANES: readonly Uint8Array[] = ['dgbA', 'dgbB', 'dgbC'].map((namespace) => {
+  const id = new Uint8Array(SUBNETWORK_ID_SIZE);
+  id.set(new TextEncoder().encode(namespace));
+  return id;
+});
+/** Gas a lane transaction declares: far below the 1e9 a block allows per lane at the traffic's lane share. */
+const LANE_GAS = { minimum: 1_000, maximum: 2_000_000 };
 
 export interface Clock {
   /** Milliseconds. */
@@ -123,6 +143,11 @@ export interface TrafficGeneratorOptions {
    * PRNG. A due step is planned before anything else; without this option there are none.
    */
   covenants?: { seed: Uint8Array | string; random: () => number; stepIntervalMs?: number };
+  /**
+   * DAA score from which the node applies Toccata (default 0, from genesis). Before it the traffic is what Crescendo
+   * accepts: version-0 payments on the native lane, no covenants.
+   */
+  toccataActivation?: bigint;
 }
 
 export interface TrafficKindStats {
@@ -318,17 +343,22 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
     return weights.map((weight) => ({ to: otherAddress(sender), amount: floor + scaled(spare, weight / weightTotal) }));
   };
 
-  const payment = (payload?: Uint8Array): Submission[] => {
+  const toccataActivation = options.toccataActivation ?? FORK_ALWAYS;
+  const toccataActive = (): boolean => isForkActive(toccataActivation, wallets.virtualDaaScore());
+  /** Under Toccata payments alternate between versions 0 and 1 by plan, leaving the random stream to the mix. */
+  const paymentVersion = (): 0 | 1 => (toccataActive() && sequence % 2 === 0 ? 1 : 0);
+  const payment = (payload?: Uint8Array, lane?: Lane): Submission[] => {
+    const shape = lane ? { version: 1 as const, lane } : { version: paymentVersion() };
     const { wallet, utxos } = fundedSender(storageSafeAmount(4) * 2n);
     const inputs = shuffled(utxos).slice(0, integer(1, 3));
     const budget = scaled(balanceOf(inputs), 0.1 + 0.5 * random());
     const outputs = payload ? 1 : integer(1, 3);
     try {
-      return [submission(wallet, wallet.buildTransaction({ inputs, payments: splitPayments(wallet, budget, outputs), payload }))];
+      return [submission(wallet, wallet.buildTransaction({ inputs, payments: splitPayments(wallet, budget, outputs), payload, ...shape }))];
     } catch (error) {
       if (!(error instanceof WalletError || error instanceof PlanSkipped)) throw error;
       const fallback = splitPayments(wallet, storageSafeAmount(2) * BigInt(integer(1, 5)), 1);
-      return [submission(wallet, wallet.buildTransaction({ candidates: utxos, payments: fallback, payload }))];
+      return [submission(wallet, wallet.buildTransaction({ candidates: utxos, payments: fallback, payload, ...shape }))];
     }
   };
 
@@ -419,6 +449,12 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
   /** A payment at the minimum fee, then, once the node has it, the same payment at a higher feerate. */
   const replacement = (): Plan['steps'] => [...payment(), 'replace'];
 
+  /** A version-1 payment on one of the traffic's user lanes, declaring gas there. */
+  const lanePayment = (): Submission[] => {
+    if (!toccataActive()) throw new PlanSkipped('lanes_before_toccata');
+    return payment(undefined, { subnetworkId: pick(TRAFFIC_LANES), gas: BigInt(integer(LANE_GAS.minimum, LANE_GAS.maximum)) });
+  };
+
   const tokenTraffic: TokenTraffic | null = options.tokens
     ? createTokenTraffic({ wallets, seed: options.tokens.seed, random: options.tokens.random, usable })
     : null;
@@ -467,7 +503,7 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
     : null;
   /** The due covenant step, or no steps when none is due. */
   const dueCovenantStep = (): Submission[] => {
-    const next = covenantTraffic?.next();
+    const next = toccataActive() ? covenantTraffic?.next() : undefined;
     if (!next) return [];
     if (next.walletFunded) next.wallet.track(next.built);
     return [{ wallet: next.wallet, built: next.built, method: 'submitTransaction', allowOrphan: false, onAccepted: next.onAccepted, onRejected: next.onRejected }];
@@ -489,6 +525,7 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
     orphan,
     token,
     covenant,
+    lane: lanePayment,
   };
 
   const chooseKind = (): TrafficKind => {
@@ -514,9 +551,41 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
     }
   };
 
+  /**
+   * Every HD_SWEEP_EVERY-th plan the devnet HD wallet spends what one of its addresses holds: alternately all to its
+   * next change address (an internal transfer) or half of it to a traffic wallet and the rest to that change address.
+   * Chosen by the plan's sequence number, so the mix's random stream is untouched.
+   */
+  const hdSweepSource = (): { wallet: Wallet; utxos: SpendableUtxo[] } | undefined => {
+    const funded = wallets.hd
+      .wallets()
+      .map((wallet) => ({ wallet, utxos: usable(wallet).slice(0, HD_SWEEP_MAX_INPUTS) }))
+      .filter(({ utxos }) => balanceOf(utxos) >= storageSafeAmount(3) * 4n);
+    return funded[(sequence / HD_SWEEP_EVERY) % Math.max(1, funded.length)];
+  };
+  const hdSweep = ({ wallet, utxos }: { wallet: Wallet; utxos: SpendableUtxo[] }): Submission[] => {
+    const round = sequence / HD_SWEEP_EVERY;
+    const change = wallets.nextHdAddress('change');
+    if (change === null) throw new PlanSkipped('hd_wallet_full');
+    const half = balanceOf(utxos) / 2n;
+    const payments: Payment[] =
+      round % 2 === 0
+        ? [{ to: change, amount: half }]
+        : [
+            { to: change, amount: half / 2n },
+            { to: wallets.wallets[round % wallets.wallets.length]!.address, amount: half / 2n },
+          ];
+    return [submission(wallet, wallet.buildTransaction({ inputs: utxos, payments }))];
+  };
+
   /** Builds (and tracks) the next transactions, falling back to a plain payment. */
   const plan = (): Plan | null => {
     sequence += 1;
+    const sweepSource = sequence % HD_SWEEP_EVERY === 0 ? hdSweepSource() : undefined;
+    if (sweepSource) {
+      const sweep = tryPlan('payment', () => hdSweep(sweepSource));
+      if (sweep) return sweep;
+    }
     const short = shortWallet();
     if (short) {
       const splitPlan = tryPlan('split', () => split(short.wallet, short.utxos));

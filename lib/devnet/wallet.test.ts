@@ -106,7 +106,9 @@ describe('wallet keys and addresses', () => {
     const fresh = [first.freshAddress(), first.freshAddress()];
     expect([second.freshAddress(), second.freshAddress()]).toEqual(fresh);
     expect(new Set([...fresh, ...first.addresses()]).size).toBe(7);
-    expect(createWalletSet({ seed: 'addresses', count: 6 }).addresses()[5]).toBe(fresh[0]);
+    // The first fresh address is the HD wallet's receive 0 (hd-wallet.test.ts); the next continues the seed's keys.
+    expect(fresh[0]).toBe(first.hd.addressAt('receive', 0));
+    expect(createWalletSet({ seed: 'addresses', count: 6 }).wallets[5]!.address).toBe(fresh[1]);
   });
 
   it('keeps private keys out of serialized wallets', () => {
@@ -177,6 +179,21 @@ describe('transaction building', () => {
     });
     const masses = { compute: computeMass(built.transaction), transient: transientMass(built.transaction), storage: built.transaction.storageMass };
     expect(built.fee).toBeGreaterThanOrEqual(relayFeeFloor(masses).minimumFee);
+  });
+
+  it('builds lane transactions that commit their lane and gas in the signed transaction, and only as version 1', () => {
+    const set = fundedSet([[{ amount: 10n * KAS }]]);
+    const [sender, receiver] = set.wallets as [Wallet, Wallet];
+    const lane = { subnetworkId: Uint8Array.from({ length: 20 }, (_, index) => (index < 4 ? 0x61 + index : 0)), gas: 25_000n };
+    const payments = [{ to: receiver.address, amount: 2n * KAS }];
+    expect(() => sender.buildTransaction({ payments, lane })).toThrow(expect.objectContaining({ code: 'lane_needs_version_1' }));
+    const built = sender.buildTransaction({ payments, version: 1, lane });
+    expect(built.transaction.subnetworkId).toEqual(lane.subnetworkId);
+    expect(built.transaction.gas).toBe(25_000n);
+    const entries = built.inputs.map((utxo) => utxo.entry);
+    expect(measureInputScriptUnits({ tx: built.transaction, inputIndex: 0, entries }).execution.status).toBe('valid');
+    const moved = { ...built.transaction, gas: 25_001n };
+    expect(measureInputScriptUnits({ tx: moved, inputIndex: 0, entries }).execution.status).not.toBe('valid');
   });
 
   it('turns a remainder too small for a safe change output into fee', () => {

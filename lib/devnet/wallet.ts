@@ -38,10 +38,13 @@ import {
   type UtxoEntry,
 } from '../kaspa/types';
 import type { RpcNotifications, RpcScopes, RpcUtxosByAddressesEntry } from '../rpc/types';
+import { DevnetHdWallet } from './hd-wallet';
 import { MAXIMUM_STANDARD_TRANSACTION_MASS_PRE_TOCCATA, relayFeeFloor } from './mempool-policy';
 import { CRESCENDO_PARAMS } from './params';
 import { outpointFromRpc, utxoEntryFromRpc, type RpcCaller } from '../rpc/convert-transaction';
 
+/** One fresh address in this many is the devnet HD wallet's next receive address. */
+export const HD_FRESH_EVERY = 8;
 /** 1000 DAA at 10 BPS. */
 export const COINBASE_MATURITY = BigInt(CRESCENDO_PARAMS.coinbaseMaturity);
 /** OP_DATA_65 ‖ 64-byte Schnorr signature ‖ sighash type. */
@@ -141,6 +144,16 @@ export interface Payment {
   amount: bigint;
 }
 
+export interface Lane {
+  subnetworkId: Uint8Array;
+  gas: bigint;
+}
+
+interface TransactionShape {
+  version: 0 | 1;
+  lane: Lane | null;
+}
+
 export interface BuildRequest {
   payments?: readonly Payment[];
   /** Spend exactly these (this wallet's spendable UTXOs); otherwise inputs are chosen largest first. */
@@ -150,6 +163,8 @@ export interface BuildRequest {
   payload?: Uint8Array;
   /** Transaction version: 0 (default) or 1 (Toccata: each input carries P2PK_V1_COMPUTE_BUDGET instead of a sig-op count). */
   version?: 0 | 1;
+  /** A KIP-21 user lane and the gas the transaction declares on it; only version 1 may carry gas (default: native, no gas). */
+  lane?: Lane;
   /** Overrides the wallet's fee policy feerate (sompi per gram). */
   feerate?: number;
   /** Pay at least this fee. */
@@ -173,6 +188,7 @@ export interface BuiltTransaction {
 
 export type WalletErrorCode =
   | 'insufficient_funds'
+  | 'lane_needs_version_1'
   | 'non_positive_payment'
   | 'storage_mass'
   | 'mass_too_high'
@@ -192,7 +208,7 @@ export class WalletError extends Error {
   }
 }
 
-interface WalletContext {
+export interface WalletContext {
   virtualDaaScore(): bigint;
   readonly coinbaseMaturity: bigint;
   readonly feePolicy: FeePolicy;
@@ -363,10 +379,11 @@ export class Wallet {
     const payload = request.payload ?? new Uint8Array(0);
     const minimumFee = request.minimumFee ?? 0n;
     const maxInputs = request.maxInputs ?? DEFAULT_MAX_INPUTS;
-    const version = request.version ?? 0;
+    const shape: TransactionShape = { version: request.version ?? 0, lane: request.lane ?? null };
+    if (shape.lane && shape.version !== 1) throw new WalletError('lane_needs_version_1', 'only version 1 transactions carry gas on a lane');
 
     if (request.inputs) {
-      const composed = this.#compose([...request.inputs], payments, payload, policy, minimumFee, version);
+      const composed = this.#compose([...request.inputs], payments, payload, policy, minimumFee, shape);
       if (!composed.ok) throw composed.error;
       return this.#sign(composed, [...request.inputs], payments, payload);
     }
@@ -383,7 +400,7 @@ export class Wallet {
       selected.push(candidate);
       selectedTotal += candidate.entry.amount;
       if (selectedTotal <= paymentTotal) continue;
-      const composed = this.#compose(selected, payments, payload, policy, minimumFee, version);
+      const composed = this.#compose(selected, payments, payload, policy, minimumFee, shape);
       if (composed.ok) return this.#sign(composed, selected, payments, payload);
       lastError = composed.error;
       if (composed.error.code === 'mass_too_high') break;
@@ -397,7 +414,7 @@ export class Wallet {
     payload: Uint8Array,
     policy: FeePolicy,
     minimumFee: bigint,
-    version: 0 | 1,
+    { version, lane }: TransactionShape,
   ): Composition {
     if (inputs.length === 0) return { ok: false, error: new WalletError('insufficient_funds', 'no inputs to spend') };
     const entries = inputs.map((utxo) => utxo.entry);
@@ -417,8 +434,8 @@ export class Wallet {
       })),
       outputs,
       lockTime: 0n,
-      subnetworkId: SUBNETWORK_ID_NATIVE,
-      gas: 0n,
+      subnetworkId: lane?.subnetworkId ?? SUBNETWORK_ID_NATIVE,
+      gas: lane?.gas ?? 0n,
       payload,
       storageMass: 0n,
     });
@@ -590,7 +607,9 @@ export class Wallet {
     let minimumFee = old.fee * feeMultiplier + 1n;
     for (let attempt = 0; attempt < 4; attempt++) {
       // The old inputs are spent by the old transaction itself, so they are passed without the spendability check.
-      const replacement = this.#build({ inputs: old.inputs, payments, payload: old.payload, minimumFee, version: old.transaction.version === 1 ? 1 : 0 }, []);
+      const { version, subnetworkId, gas } = old.transaction;
+      const shape = version === 1 ? { version: 1 as const, lane: { subnetworkId, gas } } : { version: 0 as const };
+      const replacement = this.#build({ inputs: old.inputs, payments, payload: old.payload, minimumFee, ...shape }, []);
       if (replacement.fee * largestMass(old.masses) > old.fee * largestMass(replacement.masses)) {
         record.replacing = true;
         this.#changed();
@@ -639,7 +658,10 @@ export class WalletSet implements WalletContext {
   readonly #byScript = new Map<string, Wallet>();
   #virtualDaaScore = 0n;
   #nextFreshIndex: number;
+  #freshCount = 0;
   readonly wallets: readonly Wallet[];
+  /** The devnet's HD wallet: its handed-out addresses are tracked like the wallets, but the mix never picks them. */
+  readonly hd: DevnetHdWallet;
   readonly prefix: AddressPrefix;
   readonly coinbaseMaturity: bigint;
   readonly feePolicy: FeePolicy;
@@ -661,6 +683,11 @@ export class WalletSet implements WalletContext {
       (_, index) => new Wallet(deriveWalletPrivateKey(this.#seed, index), index, this.prefix, this),
     );
     for (const wallet of this.wallets) this.#byScript.set(scriptKey(wallet.scriptPublicKey), wallet);
+    this.hd = new DevnetHdWallet(this.#seed, this.prefix, this);
+  }
+
+  #tracked(): Wallet[] {
+    return [...this.wallets, ...this.hd.wallets()];
   }
 
   virtualDaaScore(): bigint {
@@ -669,21 +696,36 @@ export class WalletSet implements WalletContext {
 
   setVirtualDaaScore(score: bigint): void {
     this.#virtualDaaScore = score;
-    for (const wallet of this.wallets) wallet.settle();
+    for (const wallet of this.#tracked()) wallet.settle();
   }
 
   addresses(): string[] {
-    return this.wallets.map((wallet) => wallet.address);
+    return this.#tracked().map((wallet) => wallet.address);
   }
 
   walletFor(scriptPublicKey: ScriptPublicKey): Wallet | undefined {
     return this.#byScript.get(scriptKey(scriptPublicKey));
   }
 
-  /** The next never-used receive address from the same seed (indices past the wallets); its key is not kept. */
+  /**
+   * A never-used receive address: every HD_FRESH_EVERY-th is the HD wallet's next receive address (while it has
+   * some), the others come from the same seed past the wallets, their keys not kept.
+   */
   freshAddress(): string {
+    if (this.#freshCount++ % HD_FRESH_EVERY === 0) {
+      const hd = this.nextHdAddress('receive');
+      if (hd !== null) return hd;
+    }
     const key = deriveWalletPrivateKey(this.#seed, this.#nextFreshIndex++);
     return schnorrAddressFromPublicKey(this.secp256k1.schnorrPublicKey(key), this.prefix);
+  }
+
+  /** The HD wallet's next address of a chain, tracked from now on; null once its budget is spent. */
+  nextHdAddress(chain: 'receive' | 'change'): string | null {
+    const wallet = this.hd.next(chain);
+    if (wallet === null) return null;
+    this.#byScript.set(scriptKey(wallet.scriptPublicKey), wallet);
+    return wallet.address;
   }
 
   #route(entries: readonly RpcUtxosByAddressesEntry[]): Map<Wallet, SpendableUtxo[]> {
@@ -702,7 +744,7 @@ export class WalletSet implements WalletContext {
   /** A full getUtxosByAddresses answer for this set's addresses. */
   setUtxos(entries: readonly RpcUtxosByAddressesEntry[]): void {
     const routed = this.#route(entries);
-    for (const wallet of this.wallets) wallet.setConfirmedUtxos(routed.get(wallet) ?? []);
+    for (const wallet of this.#tracked()) wallet.setConfirmedUtxos(routed.get(wallet) ?? []);
   }
 
   applyUtxosChanged(notification: RpcNotifications['UtxosChanged']): void {

@@ -3,8 +3,10 @@
  * and validation never stall the app's request handling, and serves it over wRPC on a loopback port. The app then
  * talks to it through lib/rpc exactly as it would to a real kaspad.
  */
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createDevnetNode } from './node';
+import { watchHeapAfterMajorGc } from './heap-after-gc';
+import { createDevnetNode, type DevnetRestoreReport } from './node';
 import { describeNodeEvent } from './node-event-text';
 
 export interface DevnetWorkerData {
@@ -15,6 +17,10 @@ export interface DevnetWorkerData {
   miners: number;
   /** Consensus coinbase maturity in DAA scores. */
   coinbaseMaturity: number;
+  /** Whether a new chain's genesis commits the devnet bootstrap outputs. */
+  bootstrap: boolean;
+  /** Blue score (params.ts devnetPruningParams). */
+  pruningDepth: number;
   /** DAA score from which Toccata applies (params.ts `FORK_NEVER` for never). */
   toccataActivation: bigint;
   persistenceDir: string | null;
@@ -22,11 +28,14 @@ export interface DevnetWorkerData {
 }
 
 export type DevnetWorkerMessage =
-  | { type: 'ready'; url: string }
+  | { type: 'ready'; url: string; restored: DevnetRestoreReport | null }
   | { type: 'event'; description: string }
+  /** This thread's V8 heap, in bytes (retained: after its latest major GC): /metrics cannot read another thread's. */
+  | { type: 'heap'; used: number; total: number; retained: number | null }
   | { type: 'failed'; message: string }
   | { type: 'stopped' };
 
+const HEAP_REPORT_INTERVAL_MS = 10_000;
 
 async function run(port: NonNullable<typeof parentPort>, data: DevnetWorkerData): Promise<void> {
   const post = (message: DevnetWorkerMessage) => port.postMessage(message);
@@ -35,15 +44,28 @@ async function run(port: NonNullable<typeof parentPort>, data: DevnetWorkerData)
     blocksPerSecond: data.blocksPerSecond,
     txPerSecond: data.txPerSecond,
     miners: data.miners,
+    pruningDepth: data.pruningDepth,
+    bootstrap: data.bootstrap,
     params: { coinbaseMaturity: data.coinbaseMaturity, toccataActivation: data.toccataActivation },
     persistence: data.persistenceDir === null ? null : { dir: data.persistenceDir },
     onEvent: (event) => post({ type: 'event', description: describeNodeEvent(event) }),
   });
+  const heapAfterGc = watchHeapAfterMajorGc();
+  const reportHeap = () => {
+    const heap = getHeapStatistics();
+    post({ type: 'heap', used: heap.used_heap_size, total: heap.total_heap_size, retained: heapAfterGc.current() });
+  };
+  const heapReports = setInterval(reportHeap, HEAP_REPORT_INTERVAL_MS);
+  heapReports.unref();
   port.on('message', (message: { type: 'stop' }) => {
-    if (message.type === 'stop') void node.stop().then(() => post({ type: 'stopped' }));
+    if (message.type !== 'stop') return;
+    clearInterval(heapReports);
+    heapAfterGc.stop();
+    void node.stop().then(() => post({ type: 'stopped' }));
   });
   await node.start();
-  post({ type: 'ready', url: await node.listen(data.port) });
+  reportHeap();
+  post({ type: 'ready', url: await node.listen(data.port), restored: node.restored });
 }
 
 const data = workerData as DevnetWorkerData | undefined;

@@ -1,4 +1,4 @@
-import type { BlockRecord, OutputRecord, TransactionRecord } from '../db';
+import type { BlockRecord, CreatedOutputRecord, IndexedTransaction, TransactionRecord } from '../db';
 import { scriptClassOf, scriptPublicKeyToAddress, type AddressPrefix } from '../kaspa/address';
 import { hexToBytes } from '../kaspa/bytes';
 import { transactionHash, transactionId } from '../kaspa/transaction';
@@ -27,12 +27,36 @@ export function addressPrefixOf(network: RpcNetworkId): AddressPrefix {
   return prefix;
 }
 
-export function outputRecord(output: Transaction['outputs'][number], prefix: AddressPrefix): OutputRecord {
+/**
+ * lib/rpc's JSON parser returns strings sliced out of the message text, and V8 keeps the whole text alive for as long
+ * as any slice lives. Output records outlive their message (the resolver keeps recent outputs), so each address is
+ * replaced by a flat copy, made once per distinct address; the table is dropped when it fills.
+ */
+const FLAT_ADDRESS_LIMIT = 50_000;
+const flatAddresses = new Map<string, string>();
+
+export function flatAddress(address: string): string {
+  const flat = flatAddresses.get(address);
+  if (flat !== undefined) return flat;
+  if (flatAddresses.size >= FLAT_ADDRESS_LIMIT) flatAddresses.clear();
+  const copy = Buffer.from(address, 'latin1').toString('latin1');
+  flatAddresses.set(copy, copy);
+  return copy;
+}
+
+/** kaspad's output verbose data names the address; it is derived only where the node left it out. */
+export function outputRecord(
+  output: Transaction['outputs'][number],
+  prefix: AddressPrefix,
+  nodeAddress?: string,
+): CreatedOutputRecord {
   return {
     amount: output.value,
     scriptPublicKey: output.scriptPublicKey,
-    address: scriptPublicKeyToAddress(output.scriptPublicKey, prefix),
+    address: nodeAddress === undefined ? scriptPublicKeyToAddress(output.scriptPublicKey, prefix) : flatAddress(nodeAddress),
     scriptType: scriptClassOf(output.scriptPublicKey),
+    covenantId: output.covenant?.covenantId ?? null,
+    authorizingInput: output.covenant?.authorizingInput ?? null,
   };
 }
 
@@ -48,21 +72,50 @@ function transactionRecord(rpc: RpcTransaction, blockTime: bigint, prefix: Addre
     gas: transaction.gas,
     payload: transaction.payload,
     mass: verbose && verbose.computeMass > 0n ? verbose.computeMass : transaction.storageMass,
+    storageMass: transaction.storageMass,
+    computeMass: verbose ? verbose.computeMass : null,
     blockTime,
     inputs: transaction.inputs.map((input) => ({
       previousOutpoint: input.previousOutpoint,
       signatureScript: input.signatureScript,
       sequence: input.sequence,
       sigOpCount: input.sigOpCount,
+      computeBudget: input.computeBudget ?? 0,
       previousOutput: null,
     })),
-    // kaspad's output verbose data names the address; it is derived only where the node left it out.
-    outputs: transaction.outputs.map((output, index) => {
-      const address = rpc.outputs[index]?.verboseData?.scriptPublicKeyAddress;
-      return address === undefined
-        ? outputRecord(output, prefix)
-        : { amount: output.value, scriptPublicKey: output.scriptPublicKey, address, scriptType: scriptClassOf(output.scriptPublicKey) };
-    }),
+    outputs: transaction.outputs.map((output, index) =>
+      outputRecord(output, prefix, rpc.outputs[index]?.verboseData?.scriptPublicKeyAddress),
+    ),
+  };
+}
+
+/**
+ * The consensus transaction a stored one was, as far as its id and hash commit to it: version 1 inputs carry their
+ * compute budget, version 0 inputs their sig-op count. Null for a row indexed before migration 6 (no storage mass).
+ */
+export function consensusTransactionOf(record: TransactionRecord | IndexedTransaction): Transaction | null {
+  if (record.storageMass === null || record.payload === null) return null;
+  return {
+    version: record.version,
+    inputs: record.inputs.map((input) => ({
+      previousOutpoint: input.previousOutpoint,
+      signatureScript: input.signatureScript,
+      sequence: input.sequence,
+      sigOpCount: input.sigOpCount,
+      ...(record.version >= 1 ? { computeBudget: input.computeBudget } : {}),
+    })),
+    outputs: record.outputs.map((output) => ({
+      value: output.amount,
+      scriptPublicKey: output.scriptPublicKey,
+      ...(output.covenantId === null || output.authorizingInput === null
+        ? {}
+        : { covenant: { authorizingInput: output.authorizingInput, covenantId: output.covenantId } }),
+    })),
+    lockTime: record.lockTime,
+    subnetworkId: record.subnetworkId,
+    gas: record.gas,
+    payload: record.payload,
+    storageMass: record.storageMass,
   };
 }
 

@@ -8,14 +8,25 @@
  *                 VirtualChainChanged (subscribed before catching up; duplicates are idempotent; a notification that
  *                 does not continue the stored chain, or a reconnect, triggers another catch-up). The checkpoint is the last chain block whose acceptance is stored and
  *                 commits in the same transaction as that acceptance.
+ *   - recover.ts  a checkpoint the node does not know: the newest stored chain block it still knows (the indexer
+ *                 undoes above it, or records a gap and resumes at the node's pruning point when there is none)
  *   - convert.ts  node blocks → lib/db records (addresses and script classes computed from the scripts)
  *   - resolve.ts  spent outputs of inputs: same batch, the latest batches, then the index (kaspad has no transaction
  *                 index to fall back on)
+ *   - history-pruner.ts  retention (HISTORY_RETENTION_DAYS / _GB): deletes the oldest history in bounded batches,
+ *                 never above the checkpoint's pruning point or the token checkpoint, then vacuums
  *   - main.ts     `npm run indexer`: the indexer alone against KASPA_RPC_URL and DATABASE_URL
  * Every SQL statement it sends lives in lib/db (including the advisory lock, re-exported here for the runtime).
  */
 export { createIndexer, DEFAULT_CHECKPOINT_NAME } from './indexer';
 export type { Indexer, IndexerBatchSettings, IndexerOptions, IndexerStatus } from './indexer';
+export {
+  createHistoryPruner,
+  DEVNET_RETENTION,
+  keepsEverything,
+  retentionPolicyFor,
+} from './history-pruner';
+export type { HistoryPruner, HistoryPrunerOptions, PruneRun } from './history-pruner';
 export { addressPrefixOf, convertBlock } from './convert';
 export type { ConvertedBlock } from './convert';
 export { createInputResolver } from './resolve';

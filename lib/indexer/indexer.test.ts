@@ -16,6 +16,7 @@ import { MINER_KEY, TEST_COINBASE_MATURITY, startWireDevnet, wireKey, type WireD
 import { bytesToHex, hexToBytes } from '../kaspa/bytes';
 import { createRpcClient } from '../rpc';
 import { createIndexer, type Indexer } from './indexer';
+import { emptyIndex, indexView, mine, nodeView, untilIndexedToSink } from './test-support/views';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -28,33 +29,10 @@ async function devnet(): Promise<WireDevnet> {
   return started;
 }
 
-const INDEX_TABLES = [
-  'blocks',
-  'block_children',
-  'block_transactions',
-  'transactions',
-  'transaction_inputs',
-  'transaction_outputs',
-  'transaction_acceptances',
-  'address_transactions',
-  'indexer_checkpoints',
-];
-
-async function emptyIndex(db: Queryable): Promise<void> {
-  await db.exec(`TRUNCATE ${INDEX_TABLES.join(', ')}`);
-}
-
 function indexer(node: WireDevnet, db: Db, batch: { maxBlocks?: number } = {}): Indexer {
   const created = createIndexer({ rpc: node.client, db, batch, nodePollIntervalMs: 50, retryDelayMs: 50 });
   cleanups.push(() => created.stop());
   return created;
-}
-
-/** Mines `count` blocks; the first coinbase outputs mature after TEST_COINBASE_MATURITY blocks. */
-async function mine(node: WireDevnet, count: number): Promise<string[]> {
-  const hashes: string[] = [];
-  for (let i = 0; i < count; i++) hashes.push((await node.mine()).hash);
-  return hashes;
 }
 
 /** Submits a payment from the miner's oldest unspent coinbase output; returns its id. */
@@ -65,58 +43,6 @@ async function pay(node: WireDevnet, toSeed: number): Promise<string> {
   const payment = spend(utxo!, MINER_KEY, wireKey(toSeed).scriptPublicKey);
   await node.client.call('submitTransaction', { transaction: transactionToRpc(payment), allowOrphan: false });
   return idHex(payment);
-}
-
-async function untilIndexedToSink(node: WireDevnet, db: Queryable): Promise<void> {
-  const { sink } = await node.client.call('getSink', {});
-  for (let attempt = 0; attempt < 400; attempt++) {
-    const checkpoint = await readCheckpoint(db, 'virtual-chain');
-    if (checkpoint && bytesToHex(checkpoint.blockHash) === sink) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`the index did not reach the sink ${sink}`);
-}
-
-interface View {
-  blocks: string[];
-  chainBlocks: string[];
-  transactionIds: string[];
-  acceptances: Record<string, string>;
-}
-
-/** The node's view: every block (getBlocks from genesis), its chain from genesis and each chain block's accepted ids. */
-async function nodeView(node: WireDevnet): Promise<View> {
-  const genesis = bytesToHex(node.node.genesisHash);
-  const { blocks } = await node.client.call('getBlocks', { lowHash: genesis, includeBlocks: true, includeTransactions: false });
-  const chain = await node.client.call('getVirtualChainFromBlock', { startHash: genesis, includeAcceptedTransactionIds: true });
-  const acceptances: Record<string, string> = {};
-  for (const entry of chain.acceptedTransactionIds) {
-    for (const id of entry.acceptedTransactionIds) acceptances[id] = entry.acceptingBlockHash;
-  }
-  return {
-    blocks: [...new Set(blocks.map((block) => block.header.hash))].sort(),
-    chainBlocks: [genesis, ...chain.addedChainBlockHashes].sort(),
-    transactionIds: [...new Set(blocks.flatMap((block) => block.verboseData!.transactionIds))].sort(),
-    acceptances,
-  };
-}
-
-async function indexView(db: Queryable): Promise<View> {
-  const hex = (rows: { value: Uint8Array }[]) => rows.map((row) => bytesToHex(row.value)).sort();
-  const blocks = await db.query<{ value: Uint8Array }>('SELECT hash AS value FROM blocks');
-  const chain = await db.query<{ value: Uint8Array }>('SELECT hash AS value FROM blocks WHERE is_chain_block');
-  const transactions = await db.query<{ value: Uint8Array }>('SELECT transaction_id AS value FROM transactions');
-  const accepted = await db.query<{ transaction_id: Uint8Array; accepting_block_hash: Uint8Array }>(
-    'SELECT transaction_id, accepting_block_hash FROM transaction_acceptances',
-  );
-  return {
-    blocks: hex(blocks.rows),
-    chainBlocks: hex(chain.rows),
-    transactionIds: hex(transactions.rows),
-    acceptances: Object.fromEntries(
-      accepted.rows.map((row) => [bytesToHex(row.transaction_id), bytesToHex(row.accepting_block_hash)]),
-    ),
-  };
 }
 
 /** A TCP relay to the node whose connections the test can cut (the client then reconnects through it). */
@@ -360,18 +286,5 @@ describe.each(testBackends())('indexer on $name', (backend) => {
     await mine(node, 4);
     await untilIndexedToSink(node, db);
     expect(await indexView(db)).toEqual(await nodeView(node));
-  });
-
-  it('reports, and keeps retrying, a checkpoint the node does not know instead of indexing from elsewhere', async () => {
-    const node = await devnet();
-    await mine(node, 2);
-    const foreign = hexToBytes('ab'.repeat(32));
-    await writeCheckpoint(db, { name: 'virtual-chain', blockHash: foreign, blueScore: 7n, daaScore: 7n });
-    const following = indexer(node, db);
-    await following.start();
-    await expect.poll(() => following.status().lastError).toMatch(/abab/);
-    expect(following.status()).toMatchObject({ ready: false, phase: 'retrying', indexedDaaScore: 7n });
-    expect(bytesToHex((await readCheckpoint(db, 'virtual-chain'))!.blockHash)).toBe(bytesToHex(foreign));
-    expect((await indexView(db)).blocks).toEqual([]);
   });
 });

@@ -1,21 +1,31 @@
 import {
+  appendStreamEvents,
   applyVirtualChainChange,
   commitAsynchronously,
   getStoredBlockLinks,
   insertBlocks,
+  insertIndexGap,
   insertTransactions,
+  readChainBlockAtDepth,
+  readChainBlocksAbove,
   readCheckpoint,
+  readIndexGaps,
+  setChainBlockFlags,
   writeCheckpoint,
   type ChainBlockAcceptance,
   type Checkpoint,
   type Db,
+  type IndexGap,
+  type NewStreamEvent,
   type Queryable,
 } from '../db';
 import type { AddressPrefix } from '../kaspa/address';
 import { bytesToHex, hexToBytes } from '../kaspa/bytes';
 import type { RpcBlock, RpcClient, RpcNotifications, Unsubscribe } from '../rpc';
 import { addressPrefixOf, convertBlock, type ConvertedBlock } from './convert';
+import { newestKnownChainBlock, nodeKnowsBlock } from './recover';
 import { createInputResolver } from './resolve';
+import { createStreamAnnouncer, type AnnouncedChainStep } from './stream-announcer';
 
 export interface IndexerBatchSettings {
   /** Blocks written per database transaction. */
@@ -47,6 +57,13 @@ export interface IndexerOptions {
   checkpointName?: string;
   /** Called after each batch of blocks commits, with their hashes (hex); bench/indexer.ts measures lag with it. */
   onBlocksStored?: (hashes: string[]) => void;
+  /**
+   * The stream event log (stream-announcer.ts): changes to blocks younger than this many ms are announced; null
+   * announces nothing. One hour unless set.
+   */
+  streamEventWindowMs?: number | null;
+  /** Called after a transaction that wrote stream events commits (in-process subscribers poll at once). */
+  onStreamEvents?: () => void;
 }
 
 export interface IndexerStatus {
@@ -61,6 +78,12 @@ export interface IndexerStatus {
   /** Milliseconds since the Unix epoch. */
   lastBatchAt: number | null;
   lastError: string | null;
+  /** Times the node did not know the checkpoint and the index walked back to a chain block it knows. */
+  recoveries: number;
+  /** Stretches of the chain the index lacks (the node knew none of the stored chain), oldest first. */
+  gaps: IndexGap[];
+  /** What the operator should know about the last recovery or gap, with the remedy; null when there is nothing. */
+  notice: string | null;
 }
 
 export interface Indexer {
@@ -72,6 +95,7 @@ export interface Indexer {
 }
 
 export const DEFAULT_CHECKPOINT_NAME = 'virtual-chain';
+export const DEFAULT_STREAM_EVENT_WINDOW_MS = 3_600_000;
 
 /** Blocks requested ahead of the batch being stored during a catch-up. */
 const FETCH_AHEAD = 100;
@@ -123,6 +147,19 @@ export function createIndexer(options: IndexerOptions): Indexer {
   };
   const checkpointName = options.checkpointName ?? DEFAULT_CHECKPOINT_NAME;
   const resolver = createInputResolver();
+  const eventWindowMs = options.streamEventWindowMs === undefined ? DEFAULT_STREAM_EVENT_WINDOW_MS : options.streamEventWindowMs;
+  const announcer = eventWindowMs === null ? null : createStreamAnnouncer({ windowMs: eventWindowMs, clock });
+  /** Appends the events in `tx`; returns whether there were any (the caller tells onStreamEvents after the commit). */
+  const announce = async (tx: Queryable, events: readonly NewStreamEvent[]): Promise<boolean> => {
+    await appendStreamEvents(tx, events, clock());
+    return events.length > 0;
+  };
+  const announced = (wrote: boolean) => {
+    if (wrote) options.onStreamEvents?.();
+  };
+  /** A chain change made in `tx`, announced when its newest block is recent. */
+  const announceChain = async (tx: Queryable, steps: readonly AnnouncedChainStep[], timestamp: bigint): Promise<boolean> =>
+    announcer === null ? false : announce(tx, await announcer.chain(tx, steps, timestamp));
 
   /** Recently stored blocks (bounded, oldest evicted); misses are looked up in the database. */
   const known = new Map<string, StoredBlock>();
@@ -135,6 +172,9 @@ export function createIndexer(options: IndexerOptions): Indexer {
   let lastError: string | null = null;
   let phase: IndexerStatus['phase'] = 'stopped';
   let caughtUp = false;
+  let recoveries = 0;
+  let gaps: IndexGap[] = [];
+  let notice: string | null = null;
 
   let running = false;
   let queue: IndexerEvent[] = [];
@@ -250,13 +290,16 @@ export function createIndexer(options: IndexerOptions): Indexer {
       for (const hash of hashes) writing.add(hash);
       for (const id of transactionIds) writingTransactions.set(id, (writingTransactions.get(id) ?? 0) + 1);
       const write = batchTransaction(async (tx) => {
+        const events = announcer === null ? [] : await announcer.blocks(tx, converted, transactions);
         await insertBlocks(tx, converted.map((item) => item.block));
         await insertTransactions(tx, transactions);
+        return announce(tx, events);
       })
-        .then(() => {
+        .then((wrote) => {
           converted.forEach((item, position) => remember(hashes[position]!, storedBlockOf(item)));
           lastBatchAt = clock();
           options.onBlocksStored?.(hashes);
+          announced(wrote);
         })
         .finally(() => {
           for (const hash of hashes) writing.delete(hash);
@@ -272,10 +315,15 @@ export function createIndexer(options: IndexerOptions): Indexer {
     }
   };
 
-  /** The first start on an empty index begins at the node's pruning point (genesis on a young network). */
-  const bootstrap = async (): Promise<void> => {
-    const dag = await rpc.call('getBlockDagInfo', {});
-    const { block } = await rpc.call('getBlock', { hash: dag.pruningPointHash, includeTransactions: true });
+  /**
+   * Stores the node's pruning point as a chain block and makes it the checkpoint, with `alongside` in the same
+   * transaction. Returns the pruning point's converted block.
+   */
+  const startAtPruningPoint = async (
+    pruningPointHash: string,
+    alongside: (tx: Queryable, pruningPoint: ConvertedBlock) => Promise<void> = async () => undefined,
+  ): Promise<ConvertedBlock> => {
+    const { block } = await rpc.call('getBlock', { hash: pruningPointHash, includeTransactions: true });
     const converted = convertBlock(block, prefix!);
     converted.block.isChainBlock = true;
     const next: Checkpoint = {
@@ -285,13 +333,96 @@ export function createIndexer(options: IndexerOptions): Indexer {
       daaScore: converted.block.header.daaScore,
     };
     await batchTransaction(async (tx) => {
+      await alongside(tx, converted);
       await insertBlocks(tx, [converted.block]);
+      // A pruning point stored before as a block off the chain keeps its row: only its flag changes.
+      await setChainBlockFlags(tx, [converted.block.hash], true);
       await insertTransactions(tx, await resolver.resolve(tx, converted.transactions));
       await writeCheckpoint(tx, next);
     });
-    remember(dag.pruningPointHash, storedBlockOf(converted));
+    remember(pruningPointHash, storedBlockOf(converted));
     setCheckpoint(next, converted.block.header.timestamp);
+    return converted;
+  };
+
+  /** The first start on an empty index begins at the node's pruning point (genesis on a young network). */
+  const bootstrap = async (): Promise<void> => {
+    const dag = await rpc.call('getBlockDagInfo', {});
+    await startAtPruningPoint(dag.pruningPointHash);
     log(`indexing from the pruning point ${dag.pruningPointHash}`);
+  };
+
+  /**
+   * The node does not know the checkpoint. A synced node that knows a stored chain block below it: everything above
+   * that block leaves the chain exactly as in a reorganisation, and the catch-up continues from it. A synced node
+   * that knows none: the gap is recorded and indexing resumes at its pruning point; stored chain blocks at or above
+   * the pruning point's position (a different chain) leave the chain, those below stay served. A node still syncing
+   * is waited for (its chain may yet reach the checkpoint): the round fails and retries with backoff.
+   */
+  const recoverCheckpoint = async (): Promise<void> => {
+    const lost = checkpoint!;
+    const lostHash = bytesToHex(lost.blockHash);
+    const info = await rpc.call('getInfo', {});
+    if (!info.isSynced) throw new Error(`the node does not know the checkpoint ${lostHash} and is not synced; waiting for it to sync`);
+    const known = await newestKnownChainBlock(rpc, db, lost);
+    if (known !== null) {
+      const removed = await readChainBlocksAbove(db, known.block);
+      const next: Checkpoint = {
+        name: checkpointName,
+        blockHash: known.block.hash,
+        blueScore: known.block.blueScore,
+        daaScore: known.block.daaScore,
+      };
+      const wrote = await batchTransaction(async (tx) => {
+        const removedHashes = removed.map((block) => block.hash);
+        const dropped = await applyVirtualChainChange(tx, { removedChainBlockHashes: removedHashes, added: [] });
+        await writeCheckpoint(tx, next);
+        return announceChain(tx, [{ removed: removedHashes.map(bytesToHex), added: [], lost: dropped }], BigInt(clock()));
+      });
+      announced(wrote);
+      setCheckpoint(next, known.block.timestamp);
+      recoveries += 1;
+      notice =
+        `the node did not know the checkpoint ${lostHash} (DAA score ${lost.daaScore}); the index walked back to ` +
+        `chain block ${bytesToHex(known.block.hash)} (DAA score ${known.block.daaScore}), undid ${removed.length} ` +
+        `chain block(s) above it as a reorganisation and caught up from there`;
+      log(`indexer: ${notice}`);
+      return;
+    }
+    const dag = await rpc.call('getBlockDagInfo', {});
+    let gap: Omit<IndexGap, 'detectedAt'> | undefined;
+    let wroteEvents = false;
+    const pruningPoint = await startAtPruningPoint(dag.pruningPointHash, async (tx, { block }) => {
+      const position = { daaScore: block.header.daaScore, blueScore: block.header.blueScore };
+      const replaced = await readChainBlocksAbove(tx, position, true);
+      const replacedHashes = replaced.map((stored) => stored.hash);
+      const dropped = await applyVirtualChainChange(tx, { removedChainBlockHashes: replacedHashes, added: [] });
+      wroteEvents = await announceChain(tx, [{ removed: replacedHashes.map(bytesToHex), added: [], lost: dropped }], BigInt(clock()));
+      const lastKept = await readChainBlockAtDepth(tx, position, 0);
+      gap = {
+        reason: position.daaScore > lost.daaScore ? 'pruned' : 'different-chain',
+        lostCheckpointHash: lost.blockHash,
+        lostCheckpointDaaScore: lost.daaScore,
+        lastKeptHash: lastKept?.hash ?? null,
+        lastKeptDaaScore: lastKept?.daaScore ?? null,
+        resumedHash: block.hash,
+        resumedDaaScore: block.header.daaScore,
+        replacedChainBlocks: replaced.length,
+      };
+      await insertIndexGap(tx, checkpointName, gap);
+    });
+    announced(wroteEvents);
+    gaps = await readIndexGaps(db, checkpointName);
+    const resumed = `${bytesToHex(pruningPoint.block.hash)} (DAA score ${pruningPoint.block.header.daaScore})`;
+    notice =
+      gap!.reason === 'pruned'
+        ? `the node no longer knows any indexed chain block (its pruning point passed the index at DAA score ` +
+          `${lost.daaScore}); indexing resumed at its pruning point ${resumed}, and the index lacks the chain between. ` +
+          'Stored history stays served. To fill the gap, index from an archival node into an empty database.'
+        : `the node knows none of the indexed chain blocks (a different chain, or a node resynced from scratch); ` +
+          `indexing resumed at its pruning point ${resumed}, and ${gap!.replacedChainBlocks} stored chain block(s) at ` +
+          'or above it left the chain. To index this node alone, point the app at an empty database.';
+    log(`indexer: ${notice}`);
   };
 
   /**
@@ -370,16 +501,24 @@ export function createIndexer(options: IndexerOptions): Indexer {
       blueScore: lastBlock.blueScore,
       daaScore: lastBlock.daaScore,
     };
-    await batchTransaction(async (tx) => {
+    const wrote = await batchTransaction(async (tx) => {
+      const applied: AnnouncedChainStep[] = [];
       for (const step of steps) {
         const added: ChainBlockAcceptance[] = step.added.map((hash) => ({
           acceptingBlockHash: hexToBytes(hash),
           acceptedTransactionIds: (step.accepted.get(hash) ?? []).map(hexToBytes),
         }));
-        await applyVirtualChainChange(tx, { removedChainBlockHashes: step.removed.map(hexToBytes), added });
+        const lost = await applyVirtualChainChange(tx, { removedChainBlockHashes: step.removed.map(hexToBytes), added });
+        applied.push({
+          removed: step.removed,
+          added: step.added.map((hash) => ({ hash, acceptedTransactionIds: step.accepted.get(hash) ?? [] })),
+          lost,
+        });
       }
       await writeCheckpoint(tx, next);
+      return announceChain(tx, applied, lastBlock.timestamp);
     });
+    announced(wrote);
     setCheckpoint(next, lastBlock.timestamp);
   };
 
@@ -415,6 +554,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
 
   const catchUp = async (): Promise<void> => {
     phase = 'catching-up';
+    if (!(await nodeKnowsBlock(rpc, bytesToHex(checkpoint!.blockHash)))) await recoverCheckpoint();
     for (let round = 0; round < DEFAULTS.maxCatchUpRounds; round++) {
       await storeBlocksFromCheckpoint();
       if (await followChainFromCheckpoint()) {
@@ -577,6 +717,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
         ),
       ]);
       checkpoint = await readCheckpoint(db, checkpointName);
+      gaps = await readIndexGaps(db, checkpointName);
       if (checkpoint === null) await bootstrap();
       else {
         const stored = (await lookUp([bytesToHex(checkpoint.blockHash)])).get(bytesToHex(checkpoint.blockHash));
@@ -623,6 +764,9 @@ export function createIndexer(options: IndexerOptions): Indexer {
       lagSeconds: lag,
       lastBatchAt,
       lastError,
+      recoveries,
+      gaps,
+      notice,
     };
   };
 

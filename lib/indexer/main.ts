@@ -11,6 +11,7 @@ import { createRpcClient } from '../rpc';
 import { createTokenIndexer } from '../tokens/indexer';
 import { tokenProfileFor } from '../tokens/profile';
 import { addressPrefixOf } from './convert';
+import { createHistoryPruner, retentionPolicyFor } from './history-pruner';
 import { createIndexer } from './indexer';
 
 const LOCK_RETRY_MS = 5_000;
@@ -40,6 +41,16 @@ async function main(): Promise<void> {
   const rpc = createRpcClient({ url: nodeUrl, onError: (error) => log(`node connection: ${error.message}`) });
   const indexer = createIndexer({ rpc, db, log });
   await indexer.start();
+  const pruner = createHistoryPruner({
+    db,
+    policy: retentionPolicyFor({
+      days: env.HISTORY_RETENTION_DAYS,
+      gigabytes: env.HISTORY_RETENTION_GB,
+      embeddedDevnet: false,
+    }),
+    log,
+  });
+  pruner.start();
   const { network } = await rpc.call('getBlockDagInfo', {});
   const tokens = createTokenIndexer({ db, profile: tokenProfileFor(addressPrefixOf(network)), log });
   tokens.start();
@@ -58,6 +69,7 @@ async function main(): Promise<void> {
     stopping = true;
     clearInterval(statusTimer);
     await tokens.stop();
+    await pruner.stop();
     await indexer.stop();
     await rpc.close();
     await db.close();

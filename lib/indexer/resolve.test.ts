@@ -61,6 +61,21 @@ describe('input resolution', () => {
     expect(fromEvicted.inputs[0]!.previousOutput).toBeNull();
   });
 
+  it('forgets the outputs of batches older than maxRecentBatches, however few they are', async () => {
+    const resolver = createInputResolver({ maxRecentBatches: 2 });
+    const batches = ['first', 'second', 'third'].map((label, index) =>
+      syntheticTransaction(`${label} batch`, BigInt(index + 1), [], [payToAddressOutput(label, BigInt(index + 1))]),
+    );
+    for (const batch of batches) await resolver.resolve(db, [batch]);
+    const spend = (label: string, creator: (typeof batches)[number]) =>
+      syntheticTransaction(label, 9n, [{ previousTransactionId: creator.transactionId, previousIndex: 0, previousOutput: null }], []);
+    const fromFirst = spend('spends the first batch', batches[0]!);
+    const fromThird = spend('spends the third batch', batches[2]!);
+    await resolver.resolve(db, [fromFirst, fromThird]);
+    expect(fromFirst.inputs[0]!.previousOutput).toBeNull();
+    expect(fromThird.inputs[0]!.previousOutput?.amount).toBe(3n);
+  });
+
   it('forgets the oldest waiting spenders beyond its bound', async () => {
     const resolver = createInputResolver({ maxWaiting: 2 });
     const spenders = ['a', 'b', 'c'].map((label) =>

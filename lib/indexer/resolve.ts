@@ -26,9 +26,16 @@ const outpointKey = (outpoint: Outpoint) => `${bytesToHex(outpoint.transactionId
 export function createInputResolver({
   maxWaiting = 20_000,
   maxRecentOutputs = 200_000,
-}: { maxWaiting?: number; maxRecentOutputs?: number } = {}): InputResolver {
-  /** Outputs of the latest batches by outpoint key, oldest first in insertion order. */
+  maxRecentBatches = 600,
+}: { maxWaiting?: number; maxRecentOutputs?: number; maxRecentBatches?: number } = {}): InputResolver {
+  /**
+   * Outputs of the latest `maxRecentBatches` batches by outpoint key, oldest first in insertion order, at most
+   * `maxRecentOutputs` of them: a catch-up's large batches meet the count, a live follow's block-sized ones the age, so
+   * a long-running follow does not hold outputs spent long ago (those are read from the index).
+   */
   const recent = new Map<string, OutputRecord>();
+  /** How many outputs each remembered batch added, oldest first. */
+  const recentBatchSizes: number[] = [];
   /** Creating transaction id (hex) → spenders waiting for it, oldest first in insertion order. */
   const waitingFor = new Map<string, TransactionRecord[]>();
   let waiting = 0;
@@ -70,9 +77,13 @@ export function createInputResolver({
         recent.delete(key);
         recent.set(key, output);
       }
+      recentBatchSizes.push(created.size);
+      let expired = 0;
+      while (recentBatchSizes.length > maxRecentBatches) expired += recentBatchSizes.shift()!;
       for (const key of recent.keys()) {
-        if (recent.size <= maxRecentOutputs) break;
+        if (recent.size <= maxRecentOutputs && expired <= 0) break;
         recent.delete(key);
+        expired -= 1;
       }
       const stored = await resolvePreviousOutputs(
         db,

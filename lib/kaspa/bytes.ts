@@ -40,6 +40,7 @@ export function hexToBytes(hex: string): Uint8Array {
 const HEX_DIGITS = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
 export function bytesToHex(bytes: Uint8Array): string {
+  if (nodeBuffer !== undefined) return nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex');
   let hex = '';
   for (const byte of bytes) hex += HEX_DIGITS[byte];
   return hex;

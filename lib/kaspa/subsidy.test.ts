@@ -4,7 +4,10 @@ import {
   blockSubsidy,
   DEVNET_SUBSIDY_PARAMS,
   MAINNET_SUBSIDY_PARAMS,
+  nextSubsidyChange,
   SECONDS_PER_MONTH,
+  subsidyParamsFor,
+  TESTNET_SUBSIDY_PARAMS,
   SUBSIDY_BY_MONTH_TABLE,
   type SubsidyParams,
 } from './subsidy';
@@ -122,5 +125,41 @@ describe('devnet: 10 BPS and Crescendo from DAA score 0 (coinbase.rs::subsidy_te
 
   it.each(cases)('%s', (_name, daaScore, expected) => {
     expect(blockSubsidy(daaScore, DEVNET_SUBSIDY_PARAMS)).toBe(expected);
+  });
+});
+
+describe('the next reward reduction', () => {
+  it('is the first DAA score whose subsidy differs', () => {
+    fc.assert(
+      fc.property(scheduleArb, (daaScore) => {
+        const next = nextSubsidyChange(daaScore, MAINNET_SUBSIDY_PARAMS);
+        if (next === null) return blockSubsidy(daaScore, MAINNET_SUBSIDY_PARAMS) === 0n;
+        return (
+          next.daaScore > daaScore &&
+          next.subsidy === blockSubsidy(next.daaScore, MAINNET_SUBSIDY_PARAMS) &&
+          next.subsidy < blockSubsidy(daaScore, MAINNET_SUBSIDY_PARAMS) &&
+          blockSubsidy(next.daaScore - 1n, MAINNET_SUBSIDY_PARAMS) === blockSubsidy(daaScore, MAINNET_SUBSIDY_PARAMS)
+        );
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('comes a month of 10 blocks a second after the devnet starts', () => {
+    expect(nextSubsidyChange(0n, DEVNET_SUBSIDY_PARAMS)).toEqual({
+      daaScore: SECONDS_PER_MONTH * 10n,
+      subsidy: (41_530_469_757n + 9n) / 10n,
+    });
+  });
+
+  it('is null once the subsidy is spent', () => {
+    expect(nextSubsidyChange(36n * SECONDS_PER_MONTH * 12n * 10n, DEVNET_SUBSIDY_PARAMS)).toBeNull();
+  });
+
+  it('knows the schedules by network id', () => {
+    expect(subsidyParamsFor('kaspa-mainnet')).toBe(MAINNET_SUBSIDY_PARAMS);
+    expect(subsidyParamsFor('kaspa-testnet-10')).toBe(TESTNET_SUBSIDY_PARAMS);
+    expect(subsidyParamsFor('kaspa-devnet')).toBe(DEVNET_SUBSIDY_PARAMS);
+    expect(subsidyParamsFor('kaspa-simnet')).toBeNull();
   });
 });

@@ -23,6 +23,9 @@ export const MAINNET_SUBSIDY_PARAMS: SubsidyParams = {
   bpsAfterCrescendo: 10n,
 };
 
+/** Testnet-10: mainnet's schedule with its own Crescendo activation. */
+export const TESTNET_SUBSIDY_PARAMS: SubsidyParams = { ...MAINNET_SUBSIDY_PARAMS, crescendoActivationDaaScore: 88_657_000n };
+
 /** Devnet runs at 10 BPS from genesis: Crescendo always active and the deflationary phase from DAA score 0. */
 export const DEVNET_SUBSIDY_PARAMS: SubsidyParams = {
   deflationaryPhaseDaaScore: 0n,
@@ -119,4 +122,40 @@ export function blockSubsidy(daaScore: bigint, params: SubsidyParams = MAINNET_S
   const perSecond = SUBSIDY_BY_MONTH_TABLE[Number(month < lastMonth ? month : lastMonth)]!;
   const bps = isCrescendoActive(daaScore, params) ? params.bpsAfterCrescendo : params.bpsBeforeCrescendo;
   return (perSecond + bps - 1n) / bps;
+}
+
+/**
+ * The schedule of a network by its id (getBlockDagInfo's `network`, e.g. "kaspa-mainnet", "kaspa-testnet-10"); a
+ * devnet is taken to mine as the embedded devnet does. Null for a network whose schedule this table does not know.
+ */
+export function subsidyParamsFor(network: string): SubsidyParams | null {
+  const name = network.replace(/^kaspa-/, '');
+  if (name === 'mainnet') return MAINNET_SUBSIDY_PARAMS;
+  if (name.startsWith('testnet')) return TESTNET_SUBSIDY_PARAMS;
+  if (name.startsWith('devnet')) return DEVNET_SUBSIDY_PARAMS;
+  return null;
+}
+
+/** The first DAA score above `daaScore` whose block subsidy differs, and that subsidy; null once it no longer changes. */
+export function nextSubsidyChange(daaScore: bigint, params: SubsidyParams): { daaScore: bigint; subsidy: bigint } | null {
+  const current = blockSubsidy(daaScore, params);
+  // The subsidy changes at month boundaries (and at the deflationary phase's start); a month is at most
+  // SECONDS_PER_MONTH × the faster block rate DAA scores, so stepping month by month never skips a change.
+  const step = SECONDS_PER_MONTH * (params.bpsAfterCrescendo > params.bpsBeforeCrescendo ? params.bpsAfterCrescendo : params.bpsBeforeCrescendo);
+  let low = daaScore;
+  for (let months = 0; months <= SUBSIDY_BY_MONTH_TABLE.length + 1; months++) {
+    const high = low + step;
+    if (blockSubsidy(high, params) !== current) {
+      // blockSubsidy is monotone between low and high: search the first score that differs.
+      let [from, to] = [low, high];
+      while (to - from > 1n) {
+        const middle = (from + to) / 2n;
+        if (blockSubsidy(middle, params) === current) from = middle;
+        else to = middle;
+      }
+      return { daaScore: to, subsidy: blockSubsidy(to, params) };
+    }
+    low = high;
+  }
+  return null;
 }

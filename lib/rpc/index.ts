@@ -4,6 +4,7 @@
  *   - json.ts             lossless JSON (u64 as bigint, bigint written as bare integers)
  *   - protocol.ts         the envelope, op and event names, u64 field names, kaspad's fixed error messages
  *   - types.ts            wire shapes of requests, responses and notifications (rusty-kaspa 2.0 serde JSON)
+ *   - virtual-chain-v2-types.ts  getVirtualChainFromBlockV2's verbosity levels and optional-field shapes
  *   - request-schemas.ts  decoders that accept exactly what kaspad's serde accepts (used by the devnet server)
  *   - response-schemas.ts strict decoders of the node-status and history reads' answers, and `callChecked`
  *   - errors.ts           typed call failures (unreachable / timeout / rejected / protocol)
@@ -44,3 +45,4 @@ export { callChecked, responseSchemas } from './response-schemas';
 export type { CheckedMethodName } from './response-schemas';
 export type { DecodedRequest, HandledMethodName } from './request-schemas';
 export type * from './types';
+export { RPC_DATA_VERBOSITY_LEVELS } from './virtual-chain-v2-types';

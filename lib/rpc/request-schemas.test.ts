@@ -78,6 +78,16 @@ describe('requestSchemas', () => {
     });
     expect(requestSchemas.getVirtualChainFromBlock.safeParse({ startHash: HASH, includeAcceptedTransactionIds: true }).data)
       .toEqual({ startHash: HASH, includeAcceptedTransactionIds: true, minConfirmationCount: null });
+    expect(requestSchemas.getVirtualChainFromBlockV2.safeParse({ startHash: HASH }).data).toEqual({
+      startHash: HASH,
+      dataVerbosityLevel: null,
+      minConfirmationCount: null,
+    });
+    expect(requestSchemas.getVirtualChainFromBlockV2.safeParse({ startHash: HASH, dataVerbosityLevel: 'High', minConfirmationCount: 5 }).data)
+      .toEqual({ startHash: HASH, dataVerbosityLevel: 'High', minConfirmationCount: 5n });
+    for (const dataVerbosityLevel of [2, 'high', '']) {
+      expect(requestSchemas.getVirtualChainFromBlockV2.safeParse({ startHash: HASH, dataVerbosityLevel }).success).toBe(false);
+    }
     expect(requestSchemas.getInfo.safeParse(null).success).toBe(false);
     expect(requestSchemas.getBalanceByAddress.safeParse({ address: 'qr0lr4m8' }).success).toBe(false);
     expect(requestSchemas.getBlockTemplate.safeParse({ payAddress: ADDRESS, extraData: 'hi' }).success).toBe(false);

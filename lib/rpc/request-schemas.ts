@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { U64_MAX } from './protocol';
 import type { RpcEventName, RpcMethodName, RpcScope } from './types';
+import { RPC_DATA_VERBOSITY_LEVELS } from './virtual-chain-v2-types';
 
 const u64 = z
   .union([z.bigint().min(0n).max(U64_MAX), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)])
@@ -171,6 +172,15 @@ export const requestSchemas = {
   getVirtualChainFromBlock: z.object({
     startHash: hash,
     includeAcceptedTransactionIds: z.boolean(),
+    minConfirmationCount: u64.nullish().transform((value) => value ?? null),
+  }),
+  /** serde takes the verbosity as its variant name (`"Full"`); a number is refused. */
+  getVirtualChainFromBlockV2: z.object({
+    startHash: hash,
+    dataVerbosityLevel: z
+      .enum(RPC_DATA_VERBOSITY_LEVELS)
+      .nullish()
+      .transform((value) => value ?? null),
     minConfirmationCount: u64.nullish().transform((value) => value ?? null),
   }),
   getMempoolEntry: z.object({ transactionId: hash, ...mempoolFilter }),

@@ -79,6 +79,75 @@ const consensusMetrics = z.strictObject({
   networkVirtualDaaScore: u64,
 });
 
+const hexBytes = z.string().regex(/^(?:[0-9a-f]{2})*$/);
+const scriptPublicKey = z.string().regex(/^[0-9a-f]{4}(?:[0-9a-f]{2})*$/);
+const scriptVerboseData = z.strictObject({
+  scriptPublicKeyType: z.enum(['NonStandard', 'PubKey', 'PubKeyECDSA', 'ScriptHash']).nullable(),
+  scriptPublicKeyAddress: z.string().nullable(),
+});
+
+const optionalHeader = z.strictObject({
+  hash: hash.nullable(),
+  version: uint.nullable(),
+  parentsByLevel: z.array(z.tuple([uint.max(255), z.array(hash)])).nullable(),
+  hashMerkleRoot: hash.nullable(),
+  acceptedIdMerkleRoot: hash.nullable(),
+  utxoCommitment: hash.nullable(),
+  timestamp: u64.nullable(),
+  bits: uint.nullable(),
+  nonce: u64.nullable(),
+  daaScore: u64.nullable(),
+  blueWork: z.string().regex(/^[0-9a-f]+$/).nullable(),
+  blueScore: u64.nullable(),
+  pruningPoint: hash.nullable(),
+});
+
+const optionalUtxoEntry = z.strictObject({
+  amount: u64.nullable(),
+  scriptPublicKey: scriptPublicKey.nullable(),
+  blockDaaScore: u64.nullable(),
+  isCoinbase: z.boolean().nullable(),
+  verboseData: scriptVerboseData.nullable(),
+  covenantId: hash.nullable(),
+});
+
+const optionalTransaction = z.strictObject({
+  version: uint.nullable(),
+  inputs: z.array(
+    z.strictObject({
+      previousOutpoint: z.strictObject({ transactionId: hash.nullable(), index: uint.nullable() }).nullable(),
+      signatureScript: hexBytes.nullable(),
+      sequence: u64.nullable(),
+      sigOpCount: uint.nullable(),
+      computeBudget: uint.nullable(),
+      verboseData: z.strictObject({ utxoEntry: optionalUtxoEntry.nullable() }).nullable(),
+    }),
+  ),
+  outputs: z.array(
+    z.strictObject({
+      value: u64.nullable(),
+      scriptPublicKey: scriptPublicKey.nullable(),
+      verboseData: scriptVerboseData.nullable(),
+      covenant: z.strictObject({ authorizingInput: uint, covenantId: hash }).nullable(),
+    }),
+  ),
+  lockTime: u64.nullable(),
+  subnetworkId: z.string().regex(/^[0-9a-f]{40}$/).nullable(),
+  gas: u64.nullable(),
+  payload: hexBytes.nullable(),
+  storageMass: u64.nullable(),
+  mass: u64.nullable(),
+  verboseData: z
+    .strictObject({
+      transactionId: hash.nullable(),
+      hash: hash.nullable(),
+      computeMass: u64.nullable(),
+      blockHash: hash.nullable(),
+      blockTime: u64.nullable(),
+    })
+    .nullable(),
+});
+
 export const responseSchemas = {
   getSyncStatus: z.strictObject({ isSynced: z.boolean() }),
   getHeaders: z.strictObject({ headers: z.array(header) }),
@@ -124,6 +193,13 @@ export const responseSchemas = {
     payloadAndCtxDigest: hash,
     parentSeqCommit: hash,
     inactivityShortcut: hash,
+  }),
+  getVirtualChainFromBlockV2: z.strictObject({
+    removedChainBlockHashes: z.array(hash),
+    addedChainBlockHashes: z.array(hash),
+    chainBlockAcceptedTransactions: z.array(
+      z.strictObject({ chainBlockHeader: optionalHeader, acceptedTransactions: z.array(optionalTransaction) }),
+    ),
   }),
 } satisfies Partial<Record<RpcMethodName, z.ZodType>>;
 

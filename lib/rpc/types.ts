@@ -7,6 +7,10 @@
  * fields are numbers; f64 fields are numbers. Byte strings are lowercase hex unless noted.
  */
 
+import type { GetVirtualChainFromBlockV2Request, GetVirtualChainFromBlockV2Response } from './virtual-chain-v2-types';
+
+export type * from './virtual-chain-v2-types';
+
 /** A u64 on the wire: a bare JSON integer, decoded as bigint. */
 export type U64 = bigint;
 /** 32 bytes as 64 lowercase hex characters, in natural byte order. */
@@ -661,6 +665,7 @@ export interface RpcMethods {
   getSink: { request: EmptyRequest; response: GetSinkResponse };
   getSinkBlueScore: { request: EmptyRequest; response: GetSinkBlueScoreResponse };
   getVirtualChainFromBlock: { request: GetVirtualChainFromBlockRequest; response: GetVirtualChainFromBlockResponse };
+  getVirtualChainFromBlockV2: { request: GetVirtualChainFromBlockV2Request; response: GetVirtualChainFromBlockV2Response };
   getMempoolEntry: { request: GetMempoolEntryRequest; response: GetMempoolEntryResponse };
   getMempoolEntries: { request: GetMempoolEntriesRequest; response: GetMempoolEntriesResponse };
   getMempoolEntriesByAddresses: {

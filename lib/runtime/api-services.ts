@@ -24,8 +24,14 @@ import {
   type ApiKeyLimits,
   type KeyStore,
   type Logger,
+  type RequestOutcome,
 } from '../api';
-import { createIndexedReads, type IndexedApiContext } from '../api/indexed-endpoints';
+import { createIndexedReads } from '../api/indexed-endpoints';
+import type { WalletAddressEntry, WalletApiContext } from '../api/wallet-endpoints';
+import type { WebhookApiContext } from '../api/webhook-endpoints';
+import type { KasUsdSource } from '../tokens/kas-usd';
+import { createDiscoveryCache } from '../wallet/discovery-cache';
+import { demoExtendedPublicKey } from '../devnet/hd-wallet';
 import type { Db } from '../db';
 import type { Env } from '../env';
 import type { AddressPrefix } from '../kaspa/address';
@@ -50,7 +56,7 @@ const NETWORK_PREFIXES: Readonly<Record<RpcNetworkType, AddressPrefix>> = {
 };
 
 export interface ApiServices {
-  readonly context: IndexedApiContext;
+  readonly context: WalletApiContext & WebhookApiContext;
   /** The key the explorer's pages send; never logged. */
   readonly serverApiKey: string;
   /** The demo key in embedded-devnet mode, else null; never logged. */
@@ -65,7 +71,14 @@ export interface ApiServicesOptions {
   embeddedDevnet: boolean;
   log: (line: string) => void;
   clock?: () => number;
+  /** Told of every /v1 request answered (the runtime's metrics). */
+  observe?: (outcome: RequestOutcome) => void;
+  /** The KAS/USD source the wallet export prices its rows with. */
+  kasUsd?: KasUsdSource;
 }
+
+/** Long enough for a page's summary → history → export sequence; short enough that new activity shows soon. */
+const DISCOVERY_CACHE = { ttlMs: 30_000, maxEntries: 256 } as const;
 
 /** The key text kept in `path`, created (with mode 0600) when the file does not exist yet. */
 export async function keyFromFile(path: string): Promise<{ key: string; created: boolean }> {
@@ -163,9 +176,14 @@ export async function createApiServices(options: ApiServicesOptions): Promise<Ap
       meter: meterSetup.meter,
       clock,
       logger: apiLogger(log),
+      observe: options.observe,
       rpc,
       addressPrefix,
       ...createIndexedReads({ db, rpc, clock }),
+      demoWallet: options.embeddedDevnet ? { extendedPublicKey: demoExtendedPublicKey(options.env.DEVNET_SEED) } : null,
+      discoveryCache: createDiscoveryCache<WalletAddressEntry[]>({ ...DISCOVERY_CACHE, clock }),
+      kasUsd: options.kasUsd,
+      webhooks: { db, allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS, maxPerKey: env.WEBHOOK_MAX_PER_KEY },
     },
     serverApiKey,
     demoApiKey,

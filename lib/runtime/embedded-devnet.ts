@@ -6,11 +6,23 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { DevnetRestoreReport } from '../devnet/node';
 import type { DevnetWorkerData, DevnetWorkerMessage } from '../devnet/worker';
 
 export interface EmbeddedDevnet {
   readonly url: string;
+  /** What the devnet restored from its block log (null without persistence), a dropped tail included. */
+  readonly restored: DevnetRestoreReport | null;
+  /** The devnet thread's V8 heap as it last reported it (every 10 s). */
+  heap(): DevnetHeap | null;
   stop(): Promise<void>;
+}
+
+export interface DevnetHeap {
+  used: number;
+  total: number;
+  /** In use after the thread's latest major GC; null before its first. */
+  retained: number | null;
 }
 
 export interface EmbeddedDevnetOptions extends Omit<DevnetWorkerData, 'kind'> {
@@ -32,6 +44,7 @@ export function startEmbeddedDevnet(options: EmbeddedDevnetOptions): Promise<Emb
       reject(new Error(`the embedded devnet did not start within ${startTimeoutMs} ms`));
     }, startTimeoutMs);
     let stopped: (() => void) | undefined;
+    let heap: DevnetHeap | null = null;
 
     worker.on('message', (message: DevnetWorkerMessage) => {
       switch (message.type) {
@@ -40,6 +53,8 @@ export function startEmbeddedDevnet(options: EmbeddedDevnetOptions): Promise<Emb
           log(`embedded devnet serving wRPC on ${message.url}`);
           resolve({
             url: message.url,
+            restored: message.restored,
+            heap: () => heap,
             stop: () =>
               new Promise<void>((done) => {
                 stopped = done;
@@ -49,6 +64,9 @@ export function startEmbeddedDevnet(options: EmbeddedDevnetOptions): Promise<Emb
           return;
         case 'event':
           log(message.description);
+          return;
+        case 'heap':
+          heap = { used: message.used, total: message.total, retained: message.retained };
           return;
         case 'failed':
           clearTimeout(timeout);

@@ -53,6 +53,8 @@ export interface ExplorerPathOptions {
 
 export interface ExplorerPath {
   call(route: RouteId, call?: V1Call): Promise<V1Result>;
+  /** As `call`, answering the handler's response itself (for bodies that are not JSON, such as the CSV exports). */
+  respond(route: RouteId, call?: V1Call): Promise<Response>;
   proxy(request: Request, pathSegments: readonly string[]): Promise<Response>;
 }
 
@@ -93,22 +95,22 @@ export function createExplorerPath(options: ExplorerPathOptions): ExplorerPath {
     return response;
   }
 
+  function respond(route: RouteId, call: V1Call = {}): Promise<Response> {
+    const params = call.params ?? {};
+    const headers = new Headers();
+    let body: string | undefined;
+    if (call.body !== undefined) {
+      headers.set('content-type', 'application/json');
+      body = JSON.stringify(call.body);
+    }
+    return invoke(route, { url: v1Path(route, params, call.query), method: routeMethod(route), headers, body, params });
+  }
+
   return {
+    respond,
+
     async call(route, call = {}) {
-      const params = call.params ?? {};
-      const headers = new Headers();
-      let body: string | undefined;
-      if (call.body !== undefined) {
-        headers.set('content-type', 'application/json');
-        body = JSON.stringify(call.body);
-      }
-      const response = await invoke(route, {
-        url: v1Path(route, params, call.query),
-        method: routeMethod(route),
-        headers,
-        body,
-        params,
-      });
+      const response = await respond(route, call);
       const text = await response.text();
       return { status: response.status, body: text === '' ? null : parseJson(text) };
     },

@@ -7,6 +7,14 @@ import { createExplorerPath, type ExplorerPath, type V1Call, type V1Result } fro
 import { getRuntime } from './index';
 import { V1_HANDLERS } from './v1-handlers';
 
+/**
+ * Webhooks belong to the key that made them: under the shared server key every visitor would see, create and delete
+ * the same ones, so the explorer path does not serve them.
+ */
+const EXPLORER_HANDLERS = Object.fromEntries(
+  Object.entries(V1_HANDLERS).filter(([route]) => !route.includes(' /v1/webhooks')),
+) as typeof V1_HANDLERS;
+
 const EXPLORER_PATH_KEY = Symbol.for('dagboard.explorer-path');
 type Holder = typeof globalThis & { [EXPLORER_PATH_KEY]?: Promise<ExplorerPath> };
 
@@ -14,7 +22,7 @@ function explorerPath(): Promise<ExplorerPath> {
   const holder = globalThis as Holder;
   holder[EXPLORER_PATH_KEY] ??= getRuntime().then((runtime) =>
     createExplorerPath({
-      handlers: V1_HANDLERS,
+      handlers: EXPLORER_HANDLERS,
       serverApiKey: runtime.api.serverApiKey,
       meter: runtime.api.context.meter,
       clock: runtime.api.context.clock,
@@ -26,6 +34,10 @@ function explorerPath(): Promise<ExplorerPath> {
 
 export async function callV1(route: RouteId, call?: V1Call): Promise<V1Result> {
   return (await explorerPath()).call(route, call);
+}
+
+export async function respondV1(route: RouteId, call?: V1Call): Promise<Response> {
+  return (await explorerPath()).respond(route, call);
 }
 
 export async function proxyV1(request: Request, pathSegments: readonly string[]): Promise<Response> {

@@ -9,24 +9,34 @@ import { env, type Env } from '../env';
 import { forkActivationOf } from '../devnet/params';
 import { createRpcClient, type RpcClient } from '../rpc';
 import { createApiServices, type ApiServices } from './api-services';
+import type { DevnetRestoreReport } from '../devnet/node';
 import { startEmbeddedDevnet, type EmbeddedDevnet } from './embedded-devnet';
 import { feeHistoryFor, stopFeeHistory } from './fee-history';
 import { startRuntimeIndexer, type RuntimeIndexer } from './indexer';
 import { createLiveHub, type LiveHub } from './live';
-import { startRuntimeTokens, type RuntimeTokens } from './tokens';
+import { createRuntimeMetrics, type RuntimeMetrics } from './metrics';
+import { kasUsdSourceOf, startRuntimeTokens, type RuntimeTokens } from './tokens';
+import { createStreamHub } from '../stream/hub';
+import { createStreamService, type StreamService } from '../stream/service';
+import { startWebhookWorker } from './webhooks';
 
 export type NodeKind = 'embedded-devnet' | 'external';
 
 export interface Runtime {
   readonly env: Env;
   readonly nodeKind: NodeKind;
+  /** The embedded devnet's restore from its block log; null with an external node or without persistence. */
+  readonly devnetRestored: DevnetRestoreReport | null;
   readonly rpc: RpcClient;
   readonly db: Db;
   readonly indexer: RuntimeIndexer;
   readonly tokens: RuntimeTokens;
   readonly api: ApiServices;
+  readonly metrics: RuntimeMetrics;
   /** The live event hub behind the SSE stream, created on first use. */
   live(): LiveHub;
+  /** The /v1 streams (SSE and WebSocket) over the event log, created on first use. */
+  stream(): StreamService;
   stop(): Promise<void>;
 }
 
@@ -56,6 +66,8 @@ async function createRuntime(config: Env): Promise<Runtime> {
       txPerSecond: config.DEVNET_TX_PER_SECOND,
       miners: config.DEVNET_MINERS,
       coinbaseMaturity: config.DEVNET_COINBASE_MATURITY,
+      bootstrap: config.DEVNET_BOOTSTRAP,
+      pruningDepth: config.DEVNET_PRUNING_DEPTH,
       toccataActivation: forkActivationOf(config.DEVNET_TOCCATA_ACTIVATION),
       persistenceDir: config.DEVNET_PERSIST ? join(config.DATA_DIR, 'devnet') : null,
       port: config.DEVNET_RPC_PORT,
@@ -66,8 +78,30 @@ async function createRuntime(config: Env): Promise<Runtime> {
   const rpc = createRpcClient({ url: nodeUrl, onError: (error) => log(`node connection: ${error.message}`) });
   // /fees shows the estimate's history from the app's start, not from the page's first visit.
   feeHistoryFor(rpc);
-  const api = await createApiServices({ env: config, db, rpc, embeddedDevnet: devnet !== undefined, log });
-  const indexer = await startRuntimeIndexer({ config, db, rpc, log });
+  const metrics = createRuntimeMetrics({ token: config.METRICS_TOKEN });
+  const kasUsd = kasUsdSourceOf(config, log);
+  const api = await createApiServices({
+    kasUsd,
+    env: config,
+    db,
+    rpc,
+    embeddedDevnet: devnet !== undefined,
+    log,
+    observe: (outcome) => metrics.observeRequest(outcome),
+  });
+  let stream: StreamService | undefined;
+  const webhooks = startWebhookWorker({ db, keys: api.context.keys, meter: api.context.meter, config, log });
+  const indexer = await startRuntimeIndexer({
+    config,
+    db,
+    rpc,
+    log,
+    onBlocksStored: (count) => metrics.countIngestedBlocks(count),
+    onStreamEvents: () => {
+      stream?.hub.wake();
+      webhooks.wake();
+    },
+  });
   const tokens = await startRuntimeTokens({
     config,
     db,
@@ -75,21 +109,42 @@ async function createRuntime(config: Env): Promise<Runtime> {
     indexes: indexer.role === 'embedded',
     addressPrefix: api.context.addressPrefix,
     log,
+    kasUsd,
   });
   let live: LiveHub | undefined;
+  metrics.watch({
+    rpc,
+    db,
+    indexer,
+    liveSubscribers: () => live?.clientCount ?? 0,
+    devnetHeap: devnet === undefined ? undefined : () => devnet.heap(),
+  });
   return {
     env: config,
     nodeKind: devnet ? 'embedded-devnet' : 'external',
+    devnetRestored: devnet?.restored ?? null,
     rpc,
     db,
     indexer,
     tokens,
     api,
+    metrics,
     live() {
       live ??= createLiveHub({ rpc, onError: (error) => log(`live: ${error.message}`) });
       return live;
     },
+    stream() {
+      stream ??= createStreamService({
+        hub: createStreamHub({ db, onError: (error) => log(`stream: ${error.message}`) }),
+        api: api.context,
+        db,
+        limits: { maxConnectionsPerKey: config.STREAM_MAX_CONNECTIONS_PER_KEY, maxAddresses: config.STREAM_MAX_ADDRESSES },
+      });
+      return stream;
+    },
     async stop() {
+      stream?.hub.close();
+      await webhooks.stop();
       stopFeeHistory();
       await live?.close();
       await tokens.stop();

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWireDevnet, type WireDevnet } from '../devnet/test-support/wire-devnet';
-import { createLiveHub, type LiveBlock, type LiveChain, type LiveClient, type LiveEvent, type LiveHub } from './live';
+import { counterCovenantLineage } from '../kaspa/test-support/covenant-fixture';
+import { transactionToRpcOutput } from '../rpc/convert-block';
+import { blockActivity, createLiveHub, type LiveBlock, type LiveChain, type LiveClient, type LiveEvent, type LiveHub } from './live';
 import { liveEventStream } from './live-stream';
 
 type DataOf<T extends LiveEvent['type']> = Extract<LiveEvent, { type: T }>['data'];
@@ -19,6 +21,19 @@ async function nextOf<T extends LiveEvent['type']>(
     if (event.type === type && accept(data)) return data;
   }
 }
+
+describe('blockActivity', () => {
+  it('counts version 1 transactions and those binding covenant outputs, never the coinbase', () => {
+    const { genesis, continuation } = counterCovenantLineage('live-test:owner');
+    const coinbase = transactionToRpcOutput({ ...genesis.tx, version: 1, inputs: [] });
+    const plainVersionZero = transactionToRpcOutput({ ...genesis.tx, version: 0, outputs: genesis.tx.outputs.map(({ value, scriptPublicKey }) => ({ value, scriptPublicKey })) });
+    const plainVersionOne = { ...plainVersionZero, version: 1 };
+    expect(
+      blockActivity([coinbase, transactionToRpcOutput(genesis.tx), plainVersionZero, plainVersionOne, transactionToRpcOutput(continuation.tx)]),
+    ).toEqual({ versionOneTransactions: 3, covenantTransactions: 2 });
+    expect(blockActivity([coinbase])).toEqual({ versionOneTransactions: 0, covenantTransactions: 0 });
+  });
+});
 
 describe('live hub on a devnet node', () => {
   let devnet: WireDevnet;
@@ -76,6 +91,8 @@ describe('live hub on a devnet node', () => {
     expect(BigInt(dag.blueScore)).toBeGreaterThan(0n);
     expect(dag.blocksPerSecond).toBeGreaterThan(0);
     expect(dag.hashrate).toBeCloseTo(2 * dag.info.difficulty * dag.blocksPerSecond);
+    expect(dag.versionOneShare).toBeNull();
+    expect(dag.covenantTxPerMinute).toBe(0);
     const mempool = await nextOf(client, 'mempool');
     const fees = await devnet.client.call('getFeeEstimate', {});
     expect(mempool.size).toBe(0);

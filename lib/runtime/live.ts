@@ -42,6 +42,13 @@ export interface LiveBlock {
   color: BlockColor | null;
   /** The first `MAX_LISTED_TRANSACTIONS` non-coinbase transactions. */
   transactions: LiveTransaction[];
+  /** Non-coinbase transactions of version 1 (Toccata), all of the block's. */
+  versionOneTransactions: number;
+  /**
+   * Non-coinbase transactions creating a covenant-bound output (KIP-20: a genesis or a continuation), all of the
+   * block's. A lineage's end binds no output and kaspad's blocks say nothing of the spent entries, so it is not counted.
+   */
+  covenantTransactions: number;
   /** When this server received the node's BlockAdded notification, epoch ms. */
   receivedAt: number;
 }
@@ -64,6 +71,10 @@ export interface LiveDag {
   blocksPerSecond: number;
   /** Non-coinbase transactions per second in the blocks received (a transaction in parallel blocks counts twice). */
   txPerSecond: number;
+  /** Version 1 share of those transactions, 0 to 1; null when there were none. */
+  versionOneShare: number | null;
+  /** Covenant transactions per minute, counted the same way. */
+  covenantTxPerMinute: number;
   windowSeconds: number;
   sampledAt: number;
 }
@@ -135,6 +146,17 @@ function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
+/** The Toccata activity of a block's non-coinbase transactions, for the dashboard's share and covenant figures. */
+export function blockActivity(transactions: RpcBlock['transactions']): { versionOneTransactions: number; covenantTransactions: number } {
+  let versionOneTransactions = 0;
+  let covenantTransactions = 0;
+  for (const transaction of transactions.slice(1)) {
+    if (transaction.version >= 1) versionOneTransactions += 1;
+    if (transaction.outputs.some((output) => output.covenant !== null)) covenantTransactions += 1;
+  }
+  return { versionOneTransactions, covenantTransactions };
+}
+
 function liveBlock(block: RpcBlock, receivedAt: number): { block: LiveBlock; blues: string[]; reds: string[] } {
   const verbose = block.verboseData;
   const transactions: LiveTransaction[] = [];
@@ -157,6 +179,7 @@ function liveBlock(block: RpcBlock, receivedAt: number): { block: LiveBlock; blu
       isChainBlock,
       color: isChainBlock === true ? 'blue' : null,
       transactions,
+      ...blockActivity(block.transactions),
       receivedAt,
     },
     blues: [...(verbose?.mergeSetBluesHashes ?? [])],
@@ -297,17 +320,27 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
     });
   }
 
-  function rates(at: number): { blocksPerSecond: number; txPerSecond: number; windowSeconds: number } {
+  function rates(at: number): Pick<LiveDag, 'blocksPerSecond' | 'txPerSecond' | 'versionOneShare' | 'covenantTxPerMinute' | 'windowSeconds'> {
     const windowMs = Math.max(1_000, Math.min(rateWindowMs, at - startedAt));
     let blocks = 0;
     let transactions = 0;
+    let versionOne = 0;
+    let covenant = 0;
     for (const { block } of recent.values()) {
       if (at - block.receivedAt > windowMs) continue;
       blocks += 1;
       transactions += Math.max(0, block.txCount - 1);
+      versionOne += block.versionOneTransactions;
+      covenant += block.covenantTransactions;
     }
     const seconds = windowMs / 1_000;
-    return { blocksPerSecond: blocks / seconds, txPerSecond: transactions / seconds, windowSeconds: seconds };
+    return {
+      blocksPerSecond: blocks / seconds,
+      txPerSecond: transactions / seconds,
+      versionOneShare: transactions === 0 ? null : versionOne / transactions,
+      covenantTxPerMinute: (covenant / seconds) * 60,
+      windowSeconds: seconds,
+    };
   }
 
   async function sampleDag(): Promise<void> {

@@ -30,6 +30,8 @@ export interface RuntimeTokensOptions {
   addressPrefix: () => Promise<AddressPrefix>;
   log: (line: string) => void;
   startRetryMs?: number;
+  /** The KAS/USD source shared with the API (kasUsdSourceOf); created here when not given. */
+  kasUsd?: KasUsdSource;
 }
 
 export function kasUsdSourceOf(config: Env, log: (line: string) => void): KasUsdSource {
@@ -53,7 +55,7 @@ export async function startRuntimeTokens(options: RuntimeTokensOptions): Promise
   const { config, db, log } = options;
   const registry = await tokenRegistryOf(config, options.embeddedDevnet);
   if (registry.size > 0) log(`tokens: registry with ${registry.size} token(s)`);
-  const kasUsd = kasUsdSourceOf(config, log);
+  const kasUsd = options.kasUsd ?? kasUsdSourceOf(config, log);
   const services: TokenServices = { registry, kasUsd, candleUsd: candleUsdCacheFor(kasUsd) };
   let indexer: TokenIndexer | null = null;
   let stopped = false;

@@ -199,6 +199,50 @@ describe.each(testBackends())('token indexer ($name)', (backend) => {
     expect((await db.query('SELECT daa_score FROM token_undo ORDER BY daa_score')).rows.map((row) => (row as { daa_score: bigint }).daa_score)).toEqual([1010n, 1020n, 1025n, 1035n]);
   }, 120_000);
 
+  it('steps over a gap in the chain index (a resume at a pruning point) and applies the chain above it', async () => {
+    await extend('deploy', [deploy()]);
+    await extend('mint alice', [mint(alice)]);
+    await indexer.catchUp();
+    daaScore += 500n;
+    tip = { hash: new Uint8Array(32).fill(0xee), daaScore, acceptedIds: [] };
+    await extend('pruning point', []);
+    await extend('mint bob', [mint(bob)]);
+    expect(await indexer.catchUp()).toMatchObject({ chainBlocks: 2, ops: 1, gaps: 1, reverted: false });
+    expect(indexer.status().gapsSteppedOver).toBe(1);
+    expect((await loadTokenSnapshot(db)).tokens[0]).toMatchObject({ mintTotal: 2, holderTotal: 3 });
+    expect(await indexer.catchUp()).toMatchObject({ chainBlocks: 0, gaps: 0 });
+  }, 60_000);
+
+  it('undoes everything and starts over when the chain index replaced its whole chain (a different chain)', async () => {
+    const first = await extend('deploy', [deploy()]);
+    const second = await extend('mint alice', [mint(alice)]);
+    await indexer.catchUp();
+
+    const otherDeploy = deploy();
+    const otherMint = mint(bob);
+    daaScore = 0n;
+    tip = null;
+    const other = await storeChainCandidate(db, { label: 'other genesis', daaScore: 10n, parent: null, transactions: [otherDeploy] });
+    const otherNext = await storeChainCandidate(db, { label: 'other next', daaScore: 20n, parent: other.hash, transactions: [otherMint] });
+    await makeChain(db, [second, first], [other, otherNext]);
+    expect(await indexer.catchUp()).toMatchObject({ reverted: true, revertedBlocks: 2, chainBlocks: 2, ops: 2 });
+
+    const fresh = await backend.open();
+    try {
+      await migrate(fresh.db);
+      const copy = await storeChainCandidate(fresh.db, { label: 'other genesis', daaScore: 10n, parent: null, transactions: [otherDeploy] });
+      const copyNext = await storeChainCandidate(fresh.db, { label: 'other next', daaScore: 20n, parent: copy.hash, transactions: [otherMint] });
+      await makeChain(fresh.db, [], [copy, copyNext]);
+      await createTokenIndexer({ db: fresh.db, profile: DEVNET_PROFILE }).catchUp();
+      const replaced = await dump(db);
+      const replayed = await dump(fresh.db);
+      expect(replaced.snapshot).toEqual(replayed.snapshot);
+      expect(replaced.ops).toEqual(replayed.ops);
+    } finally {
+      await fresh.dispose();
+    }
+  }, 120_000);
+
   it('commits a batch and its checkpoint together: a crash before commit loses nothing and leaves nothing half done', async () => {
     await extend('deploy', [deploy()]);
     await extend('mints', [mint(alice), mint(bob)]);

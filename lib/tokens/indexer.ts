@@ -9,6 +9,12 @@
  * chain), undoes every block it applied above that point from the stored undo logs, and reapplies the new chain
  * from there. Dependencies flow one way: lib/indexer knows nothing of tokens.
  *
+ * Gaps in the chain index (lib/indexer resumed at a node's pruning point because the node knew none of its chain): a
+ * chain block whose selected parent is not the block before it is stepped over with a log line and counted; token ops
+ * in the missing range are never applied. When the chain index's chain below the checkpoint was replaced entirely (a
+ * different chain), no stored chain block remains to fork from: it undoes every block its undo logs hold and applies
+ * the chain index's chain from its start.
+ *
  * Crash safety: a batch (revert, applied blocks, op records, undo logs) and its checkpoint commit in one transaction;
  * the engine's memory is dropped and reloaded from the database whenever a batch fails. On PostgreSQL each batch reads
  * under REPEATABLE READ, so the chain it follows cannot change halfway through a batch.
@@ -20,9 +26,11 @@ import {
   readChainBlockRef,
   readChainBlocksAfter,
   type ChainBlockRef,
+  type ChainBlockWithMergeset,
 } from '../db/token-source';
 import {
   TOKEN_CHECKPOINT_NAME,
+  deleteTokenCheckpoint,
   loadTokenSnapshot,
   persistBlockApplications,
   pruneTokenUndo,
@@ -55,6 +63,8 @@ export interface TokenIndexerStatus {
   indexedDaaScore: bigint | null;
   opsIndexed: number;
   reorganisations: number;
+  /** Gaps in the chain index stepped over (token ops in the missing chain are not applied). */
+  gapsSteppedOver: number;
   lastBatchAt: number | null;
   lastError: string | null;
 }
@@ -65,6 +75,7 @@ export interface TokenBatchResult {
   /** Chain blocks undone before applying (their undo logs). */
   revertedBlocks: number;
   reverted: boolean;
+  gaps: number;
 }
 
 export interface TokenIndexer {
@@ -95,6 +106,7 @@ export function createTokenIndexer(options: TokenIndexerOptions): TokenIndexer {
   let indexedDaaScore: bigint | null = null;
   let opsIndexed = 0;
   let reorganisations = 0;
+  let gapsSteppedOver = 0;
   let lastBatchAt: number | null = null;
   let lastError: string | null = null;
   let phase: TokenIndexerStatus['phase'] = 'stopped';
@@ -106,15 +118,35 @@ export function createTokenIndexer(options: TokenIndexerOptions): TokenIndexer {
   const loadEngine = async (tx: Queryable) =>
     createTokenEngine({ profile, snapshot: await loadTokenSnapshot(tx, name) });
 
-  /** The highest block of the current chain on the selected-parent chain of `from`. */
-  const forkPoint = async (tx: Queryable, from: ChainBlockRef): Promise<ChainBlockRef> => {
+  /**
+   * The highest block of the current chain on the selected-parent chain of `from`; null when that chain runs out of
+   * stored blocks first (the chain index's chain was replaced below it).
+   */
+  const forkPoint = async (tx: Queryable, from: ChainBlockRef): Promise<ChainBlockRef | null> => {
     let block = from;
     while (!block.isChainBlock) {
       const parent = block.selectedParentHash && (await readChainBlockRef(tx, block.selectedParentHash));
-      if (!parent) throw new Error(`the chain index lacks the selected parent of ${bytesToHex(block.hash)}`);
+      if (!parent) return null;
       block = parent;
     }
     return block;
+  };
+
+  /** Chain blocks of the batch that do not continue the block before them: a gap in the chain index. */
+  const gapsIn = (after: ChainBlockRef | null, blocks: readonly ChainBlockWithMergeset[]): number => {
+    let gaps = 0;
+    let previous = after;
+    for (const block of blocks) {
+      if (previous !== null && (block.selectedParentHash === null || bytesToHex(block.selectedParentHash) !== bytesToHex(previous.hash))) {
+        gaps += 1;
+        log(
+          `tokens: the chain index has a gap between DAA scores ${previous.daaScore} and ${block.daaScore}; ` +
+            'token ops in the missing chain are not applied',
+        );
+      }
+      previous = block;
+    }
+    return gaps;
   };
 
   const batch = async (tx: Queryable): Promise<TokenBatchResult> => {
@@ -129,19 +161,23 @@ export function createTokenIndexer(options: TokenIndexerOptions): TokenIndexer {
       after = at;
       if (!at.isChainBlock) {
         const fork = await forkPoint(tx, at);
-        revertedBlocks = await revertTokenBlocksAbove(tx, fork.daaScore);
+        revertedBlocks = await revertTokenBlocksAbove(tx, fork?.daaScore ?? -1n);
         after = fork;
-        await writeTokenCheckpoint(tx, { name, blockHash: fork.hash, daaScore: fork.daaScore });
+        if (fork === null) await deleteTokenCheckpoint(tx, name);
+        else await writeTokenCheckpoint(tx, { name, blockHash: fork.hash, daaScore: fork.daaScore });
         engine = null;
         reverted = true;
-        if (revertedBlocks > 0) {
+        if (fork === null) {
+          log(`tokens: the chain index replaced its whole chain below DAA score ${at.daaScore}; undid ${revertedBlocks} block(s) and start over from its chain's start`);
+        } else if (revertedBlocks > 0) {
           log(`tokens: chain moved below DAA score ${at.daaScore}; undid ${revertedBlocks} block(s) above ${fork.daaScore}`);
         }
       }
     }
     engine ??= await loadEngine(tx);
     const chainBlocks = await readChainBlocksAfter(tx, after, maxChainBlocks);
-    if (chainBlocks.length === 0) return { chainBlocks: 0, ops: 0, revertedBlocks, reverted };
+    if (chainBlocks.length === 0) return { chainBlocks: 0, ops: 0, revertedBlocks, reverted, gaps: 0 };
+    const gaps = gapsIn(after, chainBlocks);
     const accepted = await readAcceptedBlocks(tx, chainBlocks);
     const applications = accepted.map((block) => engine!.applyBlock(block));
     await persistBlockApplications(tx, applications);
@@ -153,6 +189,7 @@ export function createTokenIndexer(options: TokenIndexerOptions): TokenIndexer {
       ops: applications.reduce((total, application) => total + application.ops.length, 0),
       revertedBlocks,
       reverted,
+      gaps,
     };
   };
 
@@ -161,6 +198,7 @@ export function createTokenIndexer(options: TokenIndexerOptions): TokenIndexer {
       const result = await db.transaction(batch);
       engine?.pruneUndo(0);
       if (result.reverted) reorganisations += 1;
+      gapsSteppedOver += result.gaps;
       opsIndexed += result.ops;
       indexedDaaScore = engine?.snapshot().lastDaaScore ?? indexedDaaScore;
       if (result.chainBlocks > 0 || result.reverted) lastBatchAt = clock();
@@ -183,13 +221,14 @@ export function createTokenIndexer(options: TokenIndexerOptions): TokenIndexer {
   };
 
   const catchUp = async (): Promise<TokenBatchResult> => {
-    const total: TokenBatchResult = { chainBlocks: 0, ops: 0, revertedBlocks: 0, reverted: false };
+    const total: TokenBatchResult = { chainBlocks: 0, ops: 0, revertedBlocks: 0, reverted: false, gaps: 0 };
     for (;;) {
       const result = await step();
       total.chainBlocks += result.chainBlocks;
       total.ops += result.ops;
       total.revertedBlocks += result.revertedBlocks;
       total.reverted ||= result.reverted;
+      total.gaps += result.gaps;
       if (result.chainBlocks === 0) return total;
     }
   };
@@ -238,7 +277,7 @@ export function createTokenIndexer(options: TokenIndexerOptions): TokenIndexer {
       await loop;
       loop = undefined;
     },
-    status: () => ({ phase, indexedDaaScore, opsIndexed, reorganisations, lastBatchAt, lastError }),
+    status: () => ({ phase, indexedDaaScore, opsIndexed, reorganisations, gapsSteppedOver, lastBatchAt, lastError }),
     step,
     catchUp,
   };

@@ -3,7 +3,7 @@ import { ROUTE_IDS } from '../api/costs';
 import { buildOpenApiDocument } from '../api/openapi';
 import { API_ENDPOINTS, NAMED_SCHEMAS, OPENAPI_TAGS } from '../api/openapi-endpoints';
 import { EXAMPLE_ADDRESS, EXAMPLE_TRANSACTION_ID } from '../api/openapi-examples';
-import { operationGroups, withLiveExamples } from './api-operations';
+import { operationGroups, operationSummaries, withLiveExamples } from './api-operations';
 
 const document = JSON.parse(
   JSON.stringify(
@@ -43,6 +43,9 @@ describe('operationGroups', () => {
     expect(byId('submitBlock').body!.limitBytes).toBe(4 * 1024 * 1024);
     expect(byId('getTransactions').body!.example).toEqual({ transactionIds: [EXAMPLE_TRANSACTION_ID], includePayload: false });
     expect(byId('getTransaction').errorStatuses).toContain('404');
+    const [summary] = operationSummaries([{ tag: 't', description: '', operations: [byId('getTransaction')] }])[0]!.operations;
+    expect(summary).toMatchObject({ problemFamilies: ['every', 'keyed', 'node'], ownProblemCodes: ['invalid_hex', 'transaction_not_found'] });
+    expect(summary).not.toHaveProperty('responseExample');
   });
 
   it('swaps placeholder values for live ones in parameters and bodies', () => {

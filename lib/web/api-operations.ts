@@ -3,7 +3,8 @@
  * /v1/openapi.json): grouped by the document's tags, with cost, parameters, the body's top-level fields and the
  * examples, where the document's placeholder values can be swapped for live ones.
  */
-import { ROUTE_IDS, type RouteId } from '../api/costs';
+import { ROUTE_IDS, routeMethod, type RouteId } from '../api/costs';
+import { groupProblemCodes, type ProblemFamilyId } from '../api/problem-families';
 
 type Json = Record<string, unknown>;
 
@@ -22,7 +23,7 @@ export interface FieldSpec {
 
 export interface OperationSpec {
   route: RouteId;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   operationId: string;
   summary: string;
@@ -106,7 +107,7 @@ function operationSpec(document: Json, path: string, method: string, operation: 
   const body = bodyOf(document, operation);
   return {
     route: route as RouteId,
-    method: method.toUpperCase() === 'POST' ? 'POST' : 'GET',
+    method: routeMethod(route as RouteId),
     path,
     operationId: String(operation.operationId),
     summary: String(operation.summary ?? ''),
@@ -173,18 +174,28 @@ export function withLiveExamples(groups: OperationGroup[], replacements: Readonl
   }));
 }
 
-/** An operation without the document's example answer, for pages that do not show it (it can be large). */
-export type OperationSummary = Omit<OperationSpec, 'responseExample'> & { responseExample?: unknown };
+/**
+ * An operation as the console and the reference ship it to the browser: without the document's example answer (it
+ * can be large), and with the problem codes whole families of endpoint share named by family, not repeated.
+ */
+export type OperationSummary = Omit<OperationSpec, 'responseExample' | 'problemCodes' | 'errorStatuses'> & {
+  responseExample?: unknown;
+  problemFamilies: ProblemFamilyId[];
+  ownProblemCodes: string[];
+};
 
-/** The groups with each operation's example answer dropped, unless `keep` asks for it. */
-export function withoutResponseExamples(
+/** The groups as summaries, each operation's example answer dropped unless `keepExample` asks for it. */
+export function operationSummaries(
   groups: OperationGroup[],
-  keep: (operation: OperationSpec) => boolean = () => false,
+  keepExample: (operation: OperationSpec) => boolean = () => false,
 ): OperationGroup<OperationSummary>[] {
   return groups.map((group) => ({
     ...group,
-    operations: group.operations.map(({ responseExample, ...operation }) =>
-      keep({ ...operation, responseExample }) ? { ...operation, responseExample } : operation,
-    ),
+    operations: group.operations.map((operation) => {
+      const { families, own } = groupProblemCodes(operation.problemCodes);
+      const summary: OperationSummary = { ...operation, problemFamilies: families, ownProblemCodes: own };
+      for (const unshipped of ['problemCodes', 'errorStatuses', 'responseExample'] as const) delete (summary as Partial<OperationSpec>)[unshipped];
+      return keepExample(operation) ? { ...summary, responseExample: operation.responseExample } : summary;
+    }),
   }));
 }

@@ -1,10 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { acceptedRootMeaning, lanesTouched } from './block-lanes';
+import { acceptedRootMeaning, laneShapeOf, lanesTouched } from './block-lanes';
 
 const COINBASE = '01' + '00'.repeat(19);
 const NATIVE = '00'.repeat(20);
 const LANE_A = 'aa000001' + '00'.repeat(16);
 const LANE_B = '0a000100' + '00'.repeat(16);
+
+describe('laneShapeOf', () => {
+  it('names the lane of one transaction’s subnetwork id', () => {
+    expect(laneShapeOf(NATIVE)).toBe('native');
+    expect(laneShapeOf(LANE_A)).toBe('userLane');
+    expect(laneShapeOf('xyz')).toBe('malformed');
+  });
+});
 
 describe('lanesTouched', () => {
   it('counts transactions and sums gas per subnetwork, coinbase and native first', () => {

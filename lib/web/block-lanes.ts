@@ -12,7 +12,8 @@ export interface LaneUse {
 
 const SHAPE_ORDER: Record<SubnetworkShape, number> = { coinbase: 0, native: 1, userLane: 2, reserved: 3, malformed: 4 };
 
-function shapeOf(subnetworkId: string): SubnetworkShape {
+/** The kind of lane a subnetwork id names (a malformed id when it is not even-length hex). */
+export function laneShapeOf(subnetworkId: string): SubnetworkShape {
   return /^[0-9a-f]*$/i.test(subnetworkId) && subnetworkId.length % 2 === 0
     ? subnetworkShape(hexToBytes(subnetworkId))
     : 'malformed';
@@ -23,7 +24,7 @@ export function lanesTouched(transactions: readonly { subnetworkId: string; gas:
   const lanes = new Map<string, LaneUse>();
   for (const transaction of transactions) {
     const id = transaction.subnetworkId.toLowerCase();
-    const lane = lanes.get(id) ?? { subnetworkId: id, shape: shapeOf(id), transactions: 0, gas: 0n };
+    const lane = lanes.get(id) ?? { subnetworkId: id, shape: laneShapeOf(id), transactions: 0, gas: 0n };
     lane.transactions += 1;
     lane.gas += BigInt(transaction.gas);
     lanes.set(id, lane);

@@ -3,7 +3,7 @@
  * header only, answering status, the metering headers, timing and the body as sent by the server. The key lives in
  * sessionStorage for the tab's life and never goes into a URL.
  */
-import { routeMethod, type RouteId } from '../api/costs';
+import { routeMethod, type HttpMethod, type RouteId } from '../api/costs';
 import { parseJson, type JsonValue } from '../rpc/json';
 import { v1Path, type ConsoleRequest } from './urls';
 
@@ -24,7 +24,7 @@ export const RESPONSE_HEADERS = [
 
 export interface ConsoleCall {
   route: RouteId;
-  method: 'GET' | 'POST';
+  method: HttpMethod;
   /** `/v1/...` with the query. */
   path: string;
   /** Exact body text (POST only). */

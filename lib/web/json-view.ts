@@ -42,6 +42,8 @@ export function explorerLinkFor(key: string | number | null, value: string): str
 const PAGED_ROUTES: Partial<Record<RouteId, { list: string; cursor: string }>> = {
   'GET /v1/addresses/{address}/transactions': { list: 'transactions', cursor: 'transactionId' },
   'GET /v1/tokens/tk20': { list: 'tokens', cursor: 'ticker' },
+  'GET /v1/covenants': { list: 'covenants', cursor: 'covenantId' },
+  'GET /v1/covenants/{covenantId}/transactions': { list: 'transactions', cursor: 'transactionId' },
 };
 
 export function isPagedRoute(route: RouteId): boolean {

@@ -104,23 +104,45 @@ export function useCursorPages<R extends AnyResource>(
   resource: R,
   call: ResourceCall<R>,
   cursorOf: (page: ResultOf<R>) => string | undefined,
-  options: { initialPage?: ResultOf<R>; staleTime?: number; cursorParameter?: string } = {},
+  options: {
+    initialPage?: ResultOf<R>;
+    staleTime?: number;
+    cursorParameter?: string;
+    /** POST routes (the wallet's history) take their cursor in the body. */
+    cursorIn?: 'query' | 'body';
+    enabled?: boolean;
+  } = {},
 ): UseInfiniteQueryResult<InfiniteData<ResultOf<R>, string | undefined>, Error> {
   const cursorParameter = options.cursorParameter ?? 'starting_after';
+  const withCursor = (cursor: string | undefined): ResourceCall<R> =>
+    options.cursorIn === 'body'
+      ? { ...call, body: { ...(call.body ?? {}), [cursorParameter]: cursor } as ResourceCall<R>['body'] }
+      : { ...call, query: { ...(call.query ?? {}), [cursorParameter]: cursor } as ResourceCall<R>['query'] };
   return useInfiniteQuery({
     queryKey: [...resourceKey(resource, call), 'pages'],
     initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam, signal }) =>
-      fetchResource(
-        resource,
-        { ...call, query: { ...(call.query ?? {}), [cursorParameter]: pageParam } as ResourceCall<R>['query'] },
-        signal,
-      ),
+    queryFn: ({ pageParam, signal }) => fetchResource(resource, withCursor(pageParam), signal),
     getNextPageParam: (page) => cursorOf(page),
     retry: retryUnlessClientError,
     staleTime: options.staleTime,
+    enabled: options.enabled,
     initialData:
       options.initialPage === undefined ? undefined : { pages: [options.initialPage], pageParams: [undefined] },
+  });
+}
+
+/** The items of every loaded page in order, each once: a live list can shift an item across a page boundary. */
+export function loadedItems<Page, Item>(
+  pages: readonly Page[] | undefined,
+  itemsOf: (page: Page) => readonly Item[],
+  keyOf: (item: Item) => string,
+): Item[] {
+  const seen = new Set<string>();
+  return (pages ?? []).flatMap(itemsOf).filter((item) => {
+    const key = keyOf(item);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
   });
 }
 

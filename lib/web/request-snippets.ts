@@ -7,7 +7,7 @@
 export const API_KEY_VARIABLE = 'DAGBOARD_API_KEY';
 
 export interface SnippetRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Absolute URL, query included. */
   url: string;
   /** The exact body text sent (POST only). */

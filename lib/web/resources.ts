@@ -15,6 +15,10 @@ import type {
   NodeUtxoEntry,
 } from '../api/node-format';
 import type { AddressTransactionView, IndexedBlockView, IndexedTransactionView } from '../api/indexed-format';
+import type { AddressSummaryView, CovenantView } from '../api/indexed-endpoints';
+import type { SupplyView } from '../api/supply-endpoint';
+import type { WalletTransactionView } from '../api/wallet-endpoints';
+import type { WalletSource } from './wallet-input';
 import type { QueryValues } from './urls';
 
 export interface Resource<Params extends Record<string, string>, Query extends QueryValues, Body, Result> {
@@ -199,9 +203,79 @@ export interface TokenFillsPage {
   metadata: { hasMore: boolean; count: number };
 }
 
+/** Rows per page of the covenant list and of a covenant's lineage (the API allows 1 to 100). */
+export const COVENANT_LIST_PAGE_SIZE = 50;
+export const COVENANT_LINEAGE_PAGE_SIZE = 25;
+
+/** One covenant (KIP-20 lineage) as GET /v1/covenants lists it; times in ms. */
+export type CovenantSummary = CovenantView;
+
+export interface CovenantListPage {
+  covenants: CovenantSummary[];
+  metadata: { hasMore: boolean; count: number };
+}
+
+export interface CovenantDetail extends CovenantSummary {
+  currentUtxos: NodeUtxoEntry[];
+}
+
+export interface CovenantLineagePage {
+  transactions: IndexedTransactionView[];
+  metadata: { hasMore: boolean; count: number };
+}
+
+export interface CursorPageQuery extends QueryValues {
+  limit?: number;
+  starting_after?: string;
+  ending_before?: string;
+  include_payload?: boolean;
+}
+
+/** Rows per page of the wallet page's history (the API allows 1 to 100). */
+export const WALLET_HISTORY_PAGE_SIZE = 25;
+
+/** One row of the summary's address table (lib/api/wallet-endpoints.ts, walletSummaryEndpoint). */
+export interface WalletSummaryAddress {
+  address: string;
+  chain: 'receive' | 'change' | null;
+  index: number | null;
+  used: boolean;
+  balance: string;
+  utxoCount: number;
+  transactionCount: number;
+  firstActivity: number | null;
+  lastActivity: number | null;
+}
+
+export interface WalletSummary {
+  network: string;
+  gapLimit: number | null;
+  balance: string;
+  pending: string;
+  utxoCount: number;
+  usedAddressCount: number;
+  firstActivity: number | null;
+  lastActivity: number | null;
+  addresses: WalletSummaryAddress[];
+}
+
+export type WalletRequest = WalletSource & { gapLimit?: number };
+
+export interface WalletHistoryBody {
+  limit?: number;
+  startingAfter?: string;
+  acceptedOnly?: boolean;
+}
+
+export interface WalletHistoryPage {
+  transactions: WalletTransactionView[];
+  metadata: { hasMore: boolean; count: number };
+}
+
 export const resources = {
   dagInfo: resource<NoParams, NoQuery, undefined, NodeDagInfo>('GET /v1/rpc/getBlockDagInfo'),
   feeEstimate: resource<NoParams, NoQuery, undefined, { estimate: NodeFeeEstimate }>('GET /v1/rpc/getFeeEstimate'),
+  supply: resource<NoParams, NoQuery, undefined, SupplyView>('GET /v1/supply'),
   mempoolEntries: resource<
     NoParams,
     { includeOrphanPool?: boolean; filterTransactionPool?: boolean },
@@ -220,6 +294,7 @@ export const resources = {
     { transactionIds: string[]; includePayload?: boolean },
     { transactions: IndexedTransactionView[] }
   >('POST /v1/transactions'),
+  addressSummary: resource<{ address: string }, NoQuery, undefined, AddressSummaryView>('GET /v1/addresses/{address}/summary'),
   addressHistory: resource<{ address: string }, AddressHistoryQuery, undefined, AddressHistoryPage>(
     'GET /v1/addresses/{address}/transactions',
   ),
@@ -232,6 +307,15 @@ export const resources = {
   utxos: resource<NoParams, NoQuery, { addresses: string[] }, { entries: NodeUtxoEntry[] }>(
     'POST /v1/rpc/getUtxosByAddresses',
   ),
+  mempoolEntry: resource<
+    NoParams,
+    NoQuery,
+    { transactionId: string; includeOrphanPool: boolean; filterTransactionPool: boolean },
+    { mempoolEntry: NodeMempoolEntry }
+  >('POST /v1/rpc/getMempoolEntry'),
+  submitTransaction: resource<NoParams, NoQuery, { transaction: unknown; allowOrphan: boolean }, { transactionId: string }>(
+    'POST /v1/rpc/submitTransaction',
+  ),
   mempoolByAddresses: resource<
     NoParams,
     NoQuery,
@@ -239,6 +323,11 @@ export const resources = {
     { entries: NodeMempoolEntry[] }
   >('POST /v1/rpc/getMempoolEntriesByAddresses'),
   tokens: resource<NoParams, TokenListQuery, undefined, TokenListPage>('GET /v1/tokens/tk20'),
+  covenants: resource<NoParams, CursorPageQuery, undefined, CovenantListPage>('GET /v1/covenants'),
+  covenant: resource<{ covenantId: string }, NoQuery, undefined, { covenant: CovenantDetail }>('GET /v1/covenants/{covenantId}'),
+  covenantLineage: resource<{ covenantId: string }, CursorPageQuery, undefined, CovenantLineagePage>(
+    'GET /v1/covenants/{covenantId}/transactions',
+  ),
   tokenMetadata: resource<{ ticker: string }, NoQuery, undefined, { result: TokenMetadata }>(
     'GET /v1/tokens/tk20/{ticker}/metadata',
   ),
@@ -254,6 +343,11 @@ export const resources = {
   tokenFills: resource<{ ticker: string }, TokenActivityQuery, undefined, TokenFillsPage>(
     'GET /v1/tokens/tk20/{ticker}/fills',
   ),
+  walletSummary: resource<NoParams, NoQuery, WalletRequest, WalletSummary>('POST /v1/wallets/summary'),
+  walletHistory: resource<NoParams, NoQuery, WalletRequest & WalletHistoryBody, WalletHistoryPage>(
+    'POST /v1/wallets/transactions',
+  ),
+  walletDemo: resource<NoParams, NoQuery, undefined, { extendedPublicKey: string; network: string }>('GET /v1/wallets/demo'),
 } as const;
 
 export type AnyResource = Resource<Record<string, string>, QueryValues, unknown, unknown>;

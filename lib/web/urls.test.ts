@@ -12,6 +12,10 @@ describe('v1Path', () => {
     );
   });
 
+  it('fills camel-case parameters too', () => {
+    expect(v1Path('GET /v1/covenants/{covenantId}/transactions', { covenantId: 'ab' }, { limit: 2 })).toBe('/v1/covenants/ab/transactions?limit=2');
+  });
+
   it('refuses a missing parameter rather than building a wrong URL', () => {
     expect(() => v1Path('GET /v1/transactions/{id}')).toThrow(/missing path parameter id/);
   });
@@ -26,15 +30,28 @@ describe('pages', () => {
     expect(pages.token('NACHO')).toBe('/tokens/nacho');
     expect(pages.address('kaspadev:qz')).toBe('/address/kaspadev:qz');
     expect(pages.daaRange(10n, 20n)).toBe('/daa/10/20');
+    expect(pages.covenants()).toBe('/covenants');
     expect(pages.search('a b')).toBe('/search?q=a+b');
     expect(absoluteUrl('http://127.0.0.1:3000', pages.transaction('ab'))).toBe('http://127.0.0.1:3000/tx/ab');
+  });
+
+  it('puts a shared wallet in the fragment, never the query string the server sees', () => {
+    expect(pages.wallet()).toBe('/wallet');
+    const shared = new URL(pages.wallet({ addresses: ['kaspadev:qz', 'kaspadev:qy'] }), 'http://127.0.0.1');
+    expect(shared.pathname).toBe('/wallet');
+    expect(shared.search).toBe('');
+    expect(new URLSearchParams(shared.hash.slice(1)).get('addresses')).toBe('kaspadev:qz,kaspadev:qy');
   });
 
   it('writes hashes, ids and addresses in lower case, whatever case they were typed in', () => {
     expect(pages.transaction('AB12')).toBe('/tx/ab12');
     expect(pages.block('CDEF')).toBe('/blocks/cdef');
+    expect(pages.covenant('EF01')).toBe('/covenants/ef01');
     expect(pages.address('KASPADEV:QZ')).toBe('/address/kaspadev:qz');
-    expect(pages.addressCsv('KASPADEV:QZ', true)).toBe('/address/kaspadev:qz/csv?accepted_only=true');
+    expect(pages.addressCsv('KASPADEV:QZ', { from: '2026-01-01', layout: 'koinly' })).toBe(
+      '/address/kaspadev:qz/csv?from=2026-01-01&layout=koinly',
+    );
+    expect(pages.walletCsv()).toBe('/wallet/csv');
   });
 });
 

@@ -4,6 +4,7 @@
  * private key. Safe for both server and browser code.
  */
 import { routePath, type RouteId } from '../api/costs';
+import { walletFragment, type WalletSource } from './wallet-input';
 
 export type QueryValues = Record<string, string | number | boolean | bigint | null | undefined>;
 
@@ -11,6 +12,12 @@ export type QueryValues = Record<string, string | number | boolean | bigint | nu
 export const EXPLORER_API_PREFIX = '/api/explorer';
 export const LIVE_STREAM_PATH = '/api/stream';
 export const FEE_HISTORY_PATH = '/api/fee-history';
+/** The kaspa-rest-server interface (api.kaspa.org's paths under this prefix) and its OpenAPI document. */
+export const KASPA_REST_PREFIX = '/kaspa-rest';
+export const KASPA_REST_OPENAPI_PATH = `${KASPA_REST_PREFIX}/openapi.json`;
+/** The API users' event streams: SSE and WebSocket. */
+export const STREAM_SSE_PATH = '/v1/stream';
+export const STREAM_WS_PATH = '/v1/ws';
 
 function queryString(query: QueryValues | undefined): string {
   if (query === undefined) return '';
@@ -29,7 +36,7 @@ function pathSegment(value: string): string {
 
 /** `/v1/...` for a route of the cost table with its `{param}` segments filled in (escaped) and the query appended. */
 export function v1Path(route: RouteId, params: Record<string, string> = {}, query?: QueryValues): string {
-  const path = routePath(route).replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+  const path = routePath(route).replace(/\{([A-Za-z_]+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`${route}: missing path parameter ${name}`);
     return encodeURIComponent(value);
@@ -98,13 +105,20 @@ export const pages = {
   daaRange: (start: bigint | string, end: bigint | string, query?: QueryValues) => `/daa/${start}/${end}${queryString(query)}`,
   mempool: () => '/mempool',
   fees: () => '/fees',
+  broadcast: () => '/broadcast',
   tokens: () => '/tokens',
+  covenants: () => '/covenants',
+  covenant: (id: string) => `/covenants/${id.toLowerCase()}`,
   token: (ticker: string) => `/tokens/${encodeURIComponent(ticker.toLowerCase())}`,
   search: (query?: string) => `/search${queryString({ q: query })}`,
   docs: (anchor?: string) => `/docs${anchor === undefined ? '' : `#${anchor}`}`,
   console: (request?: ConsoleRequest) => `/console${request === undefined ? '' : consoleQuery(request)}`,
-  addressCsv: (address: string, acceptedOnly = false) =>
-    `/address/${pathSegment(address.toLowerCase())}/csv${queryString({ accepted_only: acceptedOnly ? true : undefined })}`,
+  /** A shared wallet rides in the fragment, which browsers never send to a server. */
+  wallet: (shared?: WalletSource) => `/wallet${shared === undefined ? '' : `#${walletFragment(shared)}`}`,
+  /** POST only: the body carries the wallet (its extended key never goes in a URL). */
+  walletCsv: () => '/wallet/csv',
+  addressCsv: (address: string, range: { from?: string; to?: string; layout?: string } = {}) =>
+    `/address/${pathSegment(address.toLowerCase())}/csv${queryString(range)}`,
 } as const;
 
 /** An absolute URL for sharing (OpenGraph, copy link), from the site origin. */

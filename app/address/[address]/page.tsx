@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { AddressBalance } from '@/components/address/address-balance';
 import { AddressHistory } from '@/components/address/address-history';
@@ -68,6 +69,19 @@ export default async function AddressPage({ params, searchParams }: PageProps) {
           <p className="mt-1 flex items-center font-mono text-sm break-all" data-testid="address-full">
             {address}
             <CopyButton text={address} label="Copy address" />
+          </p>
+          <p className="mt-2 text-sm">
+            <Link
+              href={pages.wallet({ addresses: [address] })}
+              className="text-teal-700 hover:underline dark:text-teal-400"
+              data-testid="view-whole-wallet"
+            >
+              View the whole wallet
+            </Link>
+            <span className="text-slate-600 dark:text-slate-400">
+              {' '}
+              · opens this address in the wallet view, where its wallet’s other addresses or extended public key can be added
+            </span>
           </p>
           <div className="mt-2">
             <ShowApiCall

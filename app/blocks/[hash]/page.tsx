@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { BlockDetails } from '@/components/block/block-details';
 import { problemText, RequestProblem } from '@/components/block/request-problem';
 import { pageV1, plainMetadata, shareMetadata } from '@/lib/runtime/page-support';
+import { blockMiner } from '@/lib/web/block-miner';
 import type { resources, ResultOf } from '@/lib/web/resources';
 import { counted, formatInteger, shortHash } from '@/lib/web/format';
 import { pages } from '@/lib/web/urls';
@@ -50,5 +51,6 @@ export default async function BlockPage({ params }: Props) {
       </RequestProblem>
     );
   }
-  return <BlockDetails hash={hash} initialData={result.body as unknown as BlockResult} />;
+  const initialData = result.body as unknown as BlockResult;
+  return <BlockDetails hash={hash} initialData={initialData} miner={blockMiner(initialData.block)} />;
 }

@@ -2,7 +2,7 @@ import { encodeAddress } from '../../kaspa/address';
 import { blake2b256 } from '../../kaspa/hashing';
 import type { Hash } from '../../kaspa/types';
 import { SUBNETWORK_ID_NATIVE } from '../../kaspa/types';
-import type { BlockRecord, OutputRecord, TransactionRecord } from '../records';
+import type { BlockRecord, CreatedOutputRecord, OutputRecord, TransactionRecord } from '../records';
 
 /** Deterministic synthetic chain data for the db tests (no consensus validity implied). */
 
@@ -15,12 +15,30 @@ export function addressOf(label: string): string {
 }
 
 /** A pay-to-public-key output script (OP_DATA_32 key OP_CHECKSIG) for a labelled key. */
-export function payToAddressOutput(label: string, amount: bigint): OutputRecord {
+export function payToAddressOutput(label: string, amount: bigint): CreatedOutputRecord {
   const script = new Uint8Array(34);
   script[0] = 0x20;
   script.set(hashOf(`address ${label}`), 1);
   script[33] = 0xac;
-  return { amount, scriptPublicKey: { version: 0, script }, address: addressOf(label), scriptType: 'pubkey' };
+  return {
+    amount,
+    scriptPublicKey: { version: 0, script },
+    address: addressOf(label),
+    scriptType: 'pubkey',
+    covenantId: null,
+    authorizingInput: null,
+  };
+}
+
+/** A pay-to-public-key output bound to a covenant (KIP-20). */
+export function covenantOutput(label: string, amount: bigint, covenantId: Hash, authorizingInput: number): CreatedOutputRecord {
+  return { ...payToAddressOutput(label, amount), covenantId, authorizingInput };
+}
+
+/** An output as an input that spends it records it (without its binding's authorizing input). */
+export function asSpent(output: OutputRecord): OutputRecord {
+  const { amount, scriptPublicKey, address, scriptType, covenantId } = output;
+  return { amount, scriptPublicKey, address, scriptType, covenantId };
 }
 
 export interface SyntheticBlockOptions {
@@ -69,7 +87,7 @@ export function syntheticTransaction(
   label: string,
   blockTime: bigint,
   spends: SyntheticSpend[],
-  outputs: OutputRecord[],
+  outputs: CreatedOutputRecord[],
 ): TransactionRecord {
   return {
     transactionId: hashOf(`transaction ${label}`),
@@ -80,13 +98,16 @@ export function syntheticTransaction(
     gas: 0n,
     payload: new Uint8Array(0),
     mass: 2036n,
+    storageMass: 2036n,
+    computeMass: 2036n,
     blockTime,
     inputs: spends.map((spend) => ({
       previousOutpoint: { transactionId: spend.previousTransactionId, index: spend.previousIndex },
       signatureScript: hashOf(`signature ${label}`),
       sequence: 0n,
       sigOpCount: 1,
-      previousOutput: spend.previousOutput,
+      computeBudget: 0,
+      previousOutput: spend.previousOutput && asSpent(spend.previousOutput),
     })),
     outputs,
   };

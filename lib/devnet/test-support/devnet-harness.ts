@@ -10,10 +10,19 @@ import { transactionStorageMass } from '../../kaspa/mass';
 import { PowState } from '../../kaspa/pow';
 import { schnorrPublicKey, signTransaction } from '../../kaspa/signing';
 import { transactionId } from '../../kaspa/transaction';
-import { SUBNETWORK_ID_NATIVE, type Hash, type ScriptPublicKey, type Transaction, type UtxoEntry } from '../../kaspa/types';
+import { populateGenesisCovenants } from '../../kaspa/covenant';
+import {
+  SUBNETWORK_ID_NATIVE,
+  type Hash,
+  type Outpoint,
+  type ScriptPublicKey,
+  type Transaction,
+  type TransactionOutput,
+  type UtxoEntry,
+} from '../../kaspa/types';
 import { createConsensus, type Block, type Consensus, type TemplateRequest, type UtxoChange } from '../consensus';
 import { bitsForExpectedHashesPerBlock, createDevnetGenesis } from '../genesis';
-import { CRESCENDO_PARAMS, type ConsensusParams } from '../params';
+import { CRESCENDO_PARAMS, FORK_ALWAYS, type ConsensusParams } from '../params';
 
 export const GENESIS_TIMESTAMP = 1_750_000_000_000n;
 export const EASY_BITS = bitsForExpectedHashesPerBlock(2n);
@@ -55,6 +64,19 @@ export interface TestDevnet {
 }
 
 export const MINER = testKey(1);
+
+/** Pruning depths and windows small enough that a few hundred blocks move the pruning point several times. */
+export const PRUNING_TEST_PARAMS: Partial<ConsensusParams> = {
+  pruningDepth: 40,
+  finalityDepth: 16,
+  mergeDepth: 12,
+  difficultyWindowSize: 20,
+  minDifficultyWindowSize: 10,
+  difficultySampleRate: 2,
+  pastMedianTimeWindowSize: 11,
+  pastMedianTimeSampleRate: 2,
+  toccataActivation: FORK_ALWAYS,
+};
 
 export function createTestDevnet(overrides: Partial<ConsensusParams> = {}): TestDevnet {
   let now = GENESIS_TIMESTAMP;
@@ -101,6 +123,30 @@ export function spend(utxo: UtxoChange, key: TestKey, to: ScriptPublicKey, fee =
   };
   const committed = { ...unsigned, storageMass: transactionStorageMass(unsigned, spent) ?? 0n };
   return signTransaction(committed, [key.privateKey], spent, {});
+}
+
+/**
+ * A signed version 1 transaction spending `utxo` into `outputs`, each input committing `computeBudget`; with `genesis`,
+ * output 0 becomes a KIP-20 covenant genesis authorized by input 0.
+ */
+export function spendV1(
+  utxo: { outpoint: Outpoint; entry: UtxoEntry; key: TestKey },
+  outputs: TransactionOutput[],
+  { computeBudget, genesis = false }: { computeBudget: number; genesis?: boolean },
+): Transaction {
+  const unsigned: Transaction = {
+    version: 1,
+    inputs: [{ previousOutpoint: utxo.outpoint, signatureScript: new Uint8Array(0), sequence: 0n, sigOpCount: 0, computeBudget }],
+    outputs,
+    lockTime: 0n,
+    subnetworkId: SUBNETWORK_ID_NATIVE,
+    gas: 0n,
+    payload: new Uint8Array(0),
+    storageMass: 0n,
+  };
+  const bound = genesis ? populateGenesisCovenants(unsigned, [{ authorizingInput: 0, outputs: [0] }]) : unsigned;
+  const committed = { ...bound, storageMass: transactionStorageMass(bound, [utxo.entry]) ?? 0n };
+  return signTransaction(committed, [utxo.key.privateKey], [utxo.entry]);
 }
 
 export function idHex(tx: Transaction): string {

@@ -8,6 +8,7 @@
 import { bytesToHex } from '../../kaspa/bytes';
 import { computeMass, transactionStorageMass, transientMass } from '../../kaspa/mass';
 import { SigHashReusedValues } from '../../kaspa/sighash';
+import { isGasAllowed, isSubnetworkAllowed } from '../../kaspa/subnetwork';
 import { executeInputScripts } from '../../kaspa/script-engine';
 import { verifyP2pkInput } from '../../kaspa/signing';
 import { transactionId } from '../../kaspa/transaction';
@@ -19,7 +20,7 @@ import { requestSchemas } from '../../rpc/request-schemas';
 import type { RpcMethodName, RpcRequest, RpcResponse, RpcUtxosByAddressesEntry } from '../../rpc/types';
 import { transactionFromRpc, transactionToRpc, type RpcCaller } from '../../rpc/convert-transaction';
 import { MAXIMUM_STANDARD_TRANSACTION_MASS_PRE_TOCCATA as STANDARD_MASS_CAP, relayFeeFloor } from '../mempool-policy';
-import { COINBASE_MATURITY, outpointKey, type WalletSet } from '../wallet';
+import { COINBASE_MATURITY, outpointKey, P2PK_V1_COMPUTE_BUDGET, type WalletSet } from '../wallet';
 
 export interface SubmissionRecord {
   /** Fake-clock time of the call. */
@@ -208,14 +209,18 @@ export class FakeRpcNode {
   }
 
   #validate(tx: Transaction, entries: UtxoEntry[], reject: (reason: string) => Error): MempoolEntry {
-    if (tx.version !== 0) throw reject(`transaction version ${tx.version} is not standard`);
+    if (tx.version > 1) throw reject(`transaction version ${tx.version} is not standard`);
+    if (!isSubnetworkAllowed(tx.subnetworkId, tx.version)) throw reject('subnetwork not allowed');
+    if (tx.gas > 0n && !isGasAllowed(tx.subnetworkId, tx.version)) throw reject('gas not allowed');
     const reusedValues = new SigHashReusedValues(tx);
     const verifySignatures = this.options.verifySignatures ?? true;
     entries.forEach((entry, index) => {
       if (entry.isCoinbase && entry.blockDaaScore + COINBASE_MATURITY > this.virtualDaaScore) {
         throw reject(`input ${index} spends an immature coinbase output`);
       }
-      if (tx.inputs[index]!.sigOpCount !== 1) throw reject(`input ${index} has a wrong sig op count`);
+      const input = tx.inputs[index]!;
+      const budgetFits = tx.version === 0 ? input.sigOpCount === 1 : input.sigOpCount === 0 && input.computeBudget === P2PK_V1_COMPUTE_BUDGET;
+      if (!budgetFits) throw reject(`input ${index} has a wrong sig op count or compute budget`);
       if (verifySignatures && !inputVerifies(tx, index, entries, reusedValues)) {
         throw reject(`input ${index} has an invalid signature`);
       }

@@ -10,6 +10,7 @@ import { bytesToHex } from '../../kaspa/bytes';
 import { headerHash } from '../../kaspa/header';
 import { schnorrPublicKey } from '../../kaspa/signing';
 import { createRpcClient, type RpcClient } from '../../rpc/client';
+import { RpcRejectedError } from '../../rpc/errors';
 import type { Block } from '../consensus';
 import { createDevnetNode, type DevnetNode, type DevnetNodeOptions } from '../node';
 import { blockFromRpc, blockToRpcSubmission } from '../../rpc/convert-block';
@@ -44,6 +45,16 @@ export interface WireDevnet {
   close(): Promise<void>;
 }
 
+/** The node's error text for a call it must refuse; throws when the call succeeds or fails otherwise. */
+export async function rejection(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => new Error('the node accepted the call'),
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof RpcRejectedError)) throw error;
+  return error.message;
+}
+
 /** Lets queued microtasks and the node's post-insertion work run. */
 export const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -59,7 +70,8 @@ export async function startWireDevnet(overrides: Partial<DevnetNodeOptions> = {}
     ...overrides,
   });
   const url = await node.listen(0);
-  const client = createRpcClient({ url, reconnect: false, requestTimeoutMs: 10_000 });
+  // The node shares the test's thread with its traffic: on a loaded machine one submitBlock can wait more than 10 s.
+  const client = createRpcClient({ url, reconnect: false, requestTimeoutMs: 60_000 });
   const socket = new WebSocket(url);
   await once(socket, 'open');
   const frames: string[] = [];

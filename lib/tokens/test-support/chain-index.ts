@@ -8,7 +8,7 @@ import {
   insertBlocks,
   insertTransactions,
   type BlockRecord,
-  type OutputRecord,
+  type CreatedOutputRecord,
   type Queryable,
   type TransactionRecord,
 } from '../../db';
@@ -19,12 +19,14 @@ import type { Hash, ScriptPublicKey } from '../../kaspa/types';
 import type { AcceptedTransaction } from '../engine';
 import { PREFIX } from './transactions';
 
-function outputRecord(amount: bigint, scriptPublicKey: ScriptPublicKey): OutputRecord {
+function outputRecord(amount: bigint, scriptPublicKey: ScriptPublicKey): CreatedOutputRecord {
   return {
     amount,
     scriptPublicKey,
     address: scriptPublicKeyToAddress(scriptPublicKey, PREFIX),
     scriptType: scriptClassOf(scriptPublicKey),
+    covenantId: null,
+    authorizingInput: null,
   };
 }
 
@@ -39,6 +41,8 @@ export function transactionRecord(accepted: AcceptedTransaction, blockTime: bigi
     gas: tx.gas,
     payload: tx.payload,
     mass: tx.storageMass,
+    storageMass: tx.storageMass,
+    computeMass: null,
     blockTime,
     inputs: tx.inputs.map((input, index) => {
       const spent = accepted.spentOutputs?.[index];
@@ -47,6 +51,7 @@ export function transactionRecord(accepted: AcceptedTransaction, blockTime: bigi
         signatureScript: input.signatureScript,
         sequence: input.sequence,
         sigOpCount: input.sigOpCount,
+        computeBudget: input.computeBudget ?? 0,
         previousOutput: spent ? outputRecord(spent.amount, spent.scriptPublicKey) : null,
       };
     }),

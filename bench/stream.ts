@@ -1,0 +1,246 @@
+/**
+ * Stream fan-out (issue 19): block → subscriber delivery latency with many concurrent subscribers, server memory per
+ * subscriber, and an exact resume. The server is this file with --server in its own process (loopback, an in-memory
+ * PGlite log, the real hub, SSE and WebSocket transports, keys and metering); it appends a `block` event every 100 ms
+ * (10 blocks/s) and an `address` event for one address every 500 ms. This process opens --subscribers clients (half
+ * SSE, half WebSocket; a fifth of each filtered on that address, the rest on blocks) and measures the latency from
+ * the append to each client's receipt. Baseline, same run: one subscription in the server's own process, read
+ * straight from the hub (no transport). Resume: one WebSocket client is cut for --gap seconds and resumes with
+ * `since`; the events it holds must be exactly the log's, in order. Stops by itself after --duration seconds.
+ *
+ * Options: --subscribers 1000, --duration 20, --gap 5, --port 3320. `npm run bench:stream -- --subscribers 10000`.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { request as httpRequest, createServer } from 'node:http';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import WebSocket from 'ws';
+import { createApiKey, createMemoryKeyStore, createMemoryMeter } from '../lib/api';
+import type { NodeApiContext } from '../lib/api/node-endpoints';
+import { appendStreamEvents, migrate, openDb } from '../lib/db';
+import { wireKey } from '../lib/devnet/test-support/wire-devnet';
+import { createStreamHub } from '../lib/stream/hub';
+import { createStreamService } from '../lib/stream/service';
+import { sseResponse } from '../lib/stream/sse';
+import { createWsUpgradeHandler } from '../lib/stream/ws';
+
+const { values } = parseArgs({
+  options: {
+    server: { type: 'boolean', default: false },
+    subscribers: { type: 'string', default: '1000' },
+    duration: { type: 'string', default: '20' },
+    gap: { type: 'string', default: '5' },
+    port: { type: 'string', default: '3320' },
+  },
+});
+const port = Number(values.port);
+const watched = wireKey(77).address;
+const now = () => performance.timeOrigin + performance.now();
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+}
+
+async function server(): Promise<void> {
+  const db = await openDb({ url: 'memory://' });
+  await migrate(db);
+  const keys = createMemoryKeyStore();
+  const { key } = await createApiKey(keys, { name: 'bench', now: new Date(), limits: { milliRuPerSecond: 1e12, milliRuPerMonth: 1e14 } });
+  const hub = createStreamHub({ db });
+  const api = {
+    keys,
+    meter: createMemoryMeter(),
+    clock: Date.now,
+    logger: { error: (message: string) => console.error(message) },
+    addressPrefix: async () => 'kaspadev' as const,
+  } as unknown as NodeApiContext;
+  const service = createStreamService({ hub, api, db, limits: { maxConnectionsPerKey: 1_000_000, heartbeatMs: 15_000 } });
+  const http = createServer((request, response) => {
+    void (async () => {
+      const web = await sseResponse(
+        service,
+        new Request(`http://127.0.0.1${request.url}`, { headers: request.headers as Record<string, string> }),
+      );
+      response.writeHead(web.status, Object.fromEntries(web.headers));
+      if (web.body === null) return response.end();
+      const body = Readable.fromWeb(web.body as import('node:stream/web').ReadableStream);
+      body.pipe(response);
+      response.on('close', () => body.destroy());
+    })();
+  });
+  http.on('upgrade', createWsUpgradeHandler(async () => service));
+  await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
+
+  const baseline: number[] = [];
+  const direct = hub.subscribe(null, { topics: new Set(['block']), addresses: null });
+  void (async () => {
+    for (;;) {
+      const batch = await direct.next(60_000);
+      if (batch.kind === 'closed') return;
+      if (batch.kind !== 'events') continue;
+      const at = now();
+      for (const event of batch.events) baseline.push(at - (JSON.parse(event.data) as { t: number }).t);
+    }
+  })();
+
+  let n = 0;
+  const producer = setInterval(() => {
+    n += 1;
+    const events: Parameters<typeof appendStreamEvents>[1][number][] = [{ topic: 'block', address: null, data: { n, t: now() } }];
+    if (n % 5 === 0) events.push({ topic: 'address', address: watched, data: { address: watched, n, t: now() } });
+    void db.transaction((tx) => appendStreamEvents(tx, events, Date.now())).then(() => hub.wake());
+  }, 100);
+  process.on('message', (message: { kind: string }) => {
+    if (message.kind === 'memory') {
+      const sorted = [...baseline].sort((a, b) => a - b);
+      process.send!({
+        kind: 'memory',
+        rss: process.memoryUsage().rss,
+        heap: process.memoryUsage().heapUsed,
+        cpu: process.cpuUsage(),
+        baseline: { count: sorted.length, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) },
+      });
+    }
+    if (message.kind === 'stop') {
+      clearInterval(producer);
+      direct.close();
+      hub.close();
+      // Upgraded sockets are not the HTTP server's to close: the process ends with them.
+      void db.close().finally(() => process.exit(0));
+    }
+  });
+  process.send!({ kind: 'ready', key });
+}
+
+interface Client {
+  latencies: number[];
+  ids: bigint[];
+  /** Told it was too slow (SSE `dropped`, WebSocket close 4008). */
+  dropped: boolean;
+  close(): void;
+}
+
+function sseClient(key: string, query: string, lastEventId?: bigint): Client {
+  const client: Client = { latencies: [], ids: [], dropped: false, close: () => request.destroy() };
+  const request = httpRequest({ host: '127.0.0.1', port, path: `/v1/stream?${query}`, headers: { 'x-api-key': key, ...(lastEventId === undefined ? {} : { 'last-event-id': String(lastEventId) }) } }, (response) => {
+    let buffer = '';
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      buffer += chunk;
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const message = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (message.includes('event: dropped')) client.dropped = true;
+        const data = /\ndata: (.*)/.exec(message)?.[1];
+        const id = /^id: (\d+)/.exec(message)?.[1];
+        if (data === undefined || id === undefined || message.includes('event: resync')) continue;
+        client.latencies.push(now() - (JSON.parse(data) as { t: number }).t);
+        client.ids.push(BigInt(id));
+      }
+    });
+    response.on('error', () => undefined);
+  });
+  request.on('error', () => undefined);
+  request.end();
+  return client;
+}
+
+function wsClient(key: string, topic: 'block' | 'address', since?: bigint): Client & { opened: Promise<void> } {
+  const socket = new WebSocket(`ws://127.0.0.1:${port}/v1/ws${since === undefined ? '' : `?since=${since}`}`, { headers: { 'x-api-key': key } });
+  const client: Client & { opened: Promise<void> } = {
+    latencies: [],
+    ids: [],
+    dropped: false,
+    close: () => socket.terminate(),
+    opened: new Promise((resolve) => socket.once('open', () => resolve())),
+  };
+  socket.on('open', () => socket.send(JSON.stringify({ op: 'subscribe', id: 's', topic, ...(topic === 'address' ? { addresses: [watched] } : {}) })));
+  socket.on('message', (frame) => {
+    const message = JSON.parse(String(frame)) as { type: string; id: string; data: { t: number } };
+    if (message.type !== 'event') return;
+    client.latencies.push(now() - message.data.t);
+    client.ids.push(BigInt(message.id));
+  });
+  socket.on('close', (code) => {
+    if (code === 4008) client.dropped = true;
+  });
+  socket.on('error', () => undefined);
+  return client;
+}
+
+async function main(): Promise<void> {
+  if (values.server) return server();
+  const subscribers = Number(values.subscribers);
+  const duration = Number(values.duration) * 1000;
+  const gap = Number(values.gap) * 1000;
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--server', '--port', String(port)], { execArgv: ['--import', 'tsx'] });
+  const messages: ((message: Record<string, unknown>) => void)[] = [];
+  child.on('message', (message: Record<string, unknown>) => messages.shift()?.(message));
+  const ask = (kind: string) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      messages.push(resolve);
+      if (kind !== 'ready') child.send({ kind });
+    });
+  const { key } = (await ask('ready')) as { key: string };
+  const before = (await ask('memory')) as { rss: number; heap: number };
+  const clients: Client[] = [];
+  for (let index = 0; index < subscribers; index++) {
+    const filtered = index % 5 === 0;
+    if (index % 2 === 0) clients.push(sseClient(key, filtered ? `topics=address&addresses=${watched}` : 'topics=block'));
+    else clients.push(wsClient(key, filtered ? 'address' : 'block'));
+    if (index % 200 === 199) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const resumer = wsClient(key, 'block');
+  await resumer.opened;
+  // Measured once every subscriber has had an event (or 60 s passed: the count says how many had).
+  const rampDeadline = Date.now() + 60_000;
+  while (Date.now() < rampDeadline && (resumer.ids.length === 0 || clients.some((client) => client.ids.length === 0))) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const receiving = clients.filter((client) => client.ids.length > 0).length;
+  for (const client of clients) client.latencies.length = 0;
+  const started = (await ask('memory')) as { cpu: NodeJS.CpuUsage };
+  const startedAt = Date.now();
+
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, duration / 2 - gap / 2)));
+  resumer.close();
+  const cutAt = resumer.ids.at(-1)!;
+  await new Promise((resolve) => setTimeout(resolve, gap));
+  const resumed = wsClient(key, 'block', cutAt);
+  await new Promise((resolve) => setTimeout(resolve, Math.max(1_000, duration / 2 - gap / 2)));
+  const after = (await ask('memory')) as {
+    rss: number;
+    heap: number;
+    cpu: NodeJS.CpuUsage;
+    baseline: { count: number; p50: number; p99: number };
+  };
+  const elapsed = (Date.now() - startedAt) / 1000;
+
+  const latencies = clients.flatMap((client) => client.latencies).sort((a, b) => a - b);
+  const upTo = resumed.ids.at(-1)!;
+  const held = [...resumer.ids, ...resumed.ids].filter((id) => id <= upTo);
+  // The reference reads the same range afterwards, alone, so no load of the run can make it miss anything.
+  const reference = sseClient(key, 'topics=block', resumer.ids[0]! - 1n);
+  const referenceDeadline = Date.now() + 30_000;
+  while ((reference.ids.at(-1) ?? 0n) < upTo && Date.now() < referenceDeadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  const expected = reference.ids.filter((id) => id <= upTo);
+  const exact = held.length > 0 && held.length === expected.length && held.every((id, index) => id === expected[index]);
+  const cpuSeconds = (after.cpu.user + after.cpu.system - started.cpu.user - started.cpu.system) / 1e6;
+
+  console.log(`subscribers ${subscribers} (half SSE, half WebSocket; a fifth filtered on one address), ${receiving} receiving when measured, ${elapsed.toFixed(1)} s at 10 blocks/s`);
+  console.log(`  baseline (in-process hub subscription): ${after.baseline.count} deliveries, p50 ${after.baseline.p50.toFixed(1)} ms, p99 ${after.baseline.p99.toFixed(1)} ms`);
+  console.log(`  over the wire:                          ${latencies.length} deliveries, p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms (goal p99 ≤ 1000 ms)`);
+  console.log(`  server memory: RSS ${(before.rss / 2 ** 20).toFixed(0)} MiB before the clients, ${(after.rss / 2 ** 20).toFixed(0)} MiB with them; JS heap ${((after.heap - before.heap) / subscribers / 1024).toFixed(1)} KiB per subscriber`);
+  console.log(`  dropped as slow: ${clients.filter((client) => client.dropped).length} of ${subscribers}`);
+  console.log(`  server CPU: ${((cpuSeconds / elapsed) * 100).toFixed(0)} % of one core`);
+  console.log(`  resume after ${gap / 1000} s away: ${held.length} events held, ${expected.length} in the log: ${exact ? 'exact (none lost, none twice, in order)' : 'MISMATCH'}`);
+
+  for (const client of [...clients, resumed, reference]) client.close();
+  child.send({ kind: 'stop' });
+  await new Promise((resolve) => child.once('exit', resolve));
+  if (!exact) process.exitCode = 1;
+}
+
+await main();

@@ -1,0 +1,190 @@
+/**
+ * Issue 19 on the live devnet: an SSE client (GET /v1/stream) and a WebSocket client (GET /v1/ws) each follow the
+ * blocks and a fresh address; a transaction the test sends to that address goes from included to accepted on both;
+ * then both are cut off, miss some seconds of blocks, resume from their cursors, and together with what they saw
+ * before hold exactly the events a reference reader of the same log gets: none lost, none twice, in order.
+ */
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import WebSocket from 'ws';
+import { bytesToHex } from '../../lib/kaspa/bytes';
+import { transactionId } from '../../lib/kaspa/transaction';
+import { stringifyJson } from '../../lib/rpc/json';
+import { COINBASE_MATURITY, FEE, freshReceiver, spend, submissionOf, walletAddress, type Utxo } from '../devnet-wallet';
+import { dagInfo, E2E_API_KEY, expectProblem, json, keyed, post } from './support';
+
+interface StreamedEvent {
+  id: string;
+  topic: string;
+  data: Record<string, unknown>;
+}
+
+/** An SSE reader over fetch: collects events until stopped (`abort` cuts the connection as a network failure would). */
+function openSse(baseURL: string, query: string, lastEventId?: string) {
+  const events: StreamedEvent[] = [];
+  const controller = new AbortController();
+  const headers: Record<string, string> = { 'x-api-key': E2E_API_KEY };
+  if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
+  const done = (async () => {
+    const response = await fetch(`${baseURL}/v1/stream?${query}`, { headers, signal: controller.signal });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for (;;) {
+      const { done: finished, value } = await reader.read();
+      if (finished) return;
+      buffer += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const message = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        let id: string | undefined;
+        let topic = 'message';
+        let data = '';
+        for (const line of message.split('\n')) {
+          if (line.startsWith('id: ')) id = line.slice(4);
+          else if (line.startsWith('event: ')) topic = line.slice(7);
+          else if (line.startsWith('data: ')) data = line.slice(6);
+        }
+        if (id !== undefined && ['block', 'chain', 'address'].includes(topic)) {
+          events.push({ id, topic, data: JSON.parse(data) as Record<string, unknown> });
+        }
+      }
+    }
+  })().catch((error: unknown) => {
+    if (!controller.signal.aborted) throw error;
+  });
+  return { events, cut: () => controller.abort(), done };
+}
+
+/** A WebSocket client subscribed to the blocks and one address. */
+async function openWs(baseURL: string, address: string, since?: string) {
+  const url = `${baseURL.replace(/^http/, 'ws')}/v1/ws${since === undefined ? '' : `?since=${since}`}`;
+  const socket = new WebSocket(url, { headers: { 'x-api-key': E2E_API_KEY } });
+  const events: StreamedEvent[] = [];
+  const acks: string[] = [];
+  socket.on('message', (frame) => {
+    const message = JSON.parse(String(frame)) as { type: string; id: string; topic: string; data: Record<string, unknown> };
+    if (message.type === 'event') events.push({ id: message.id, topic: message.topic, data: message.data });
+    if (message.type === 'ack') acks.push(message.id);
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  socket.send(JSON.stringify({ op: 'subscribe', id: 'blocks', topic: 'block' }));
+  socket.send(JSON.stringify({ op: 'subscribe', id: 'mine', topic: 'address', addresses: [address] }));
+  await expect.poll(() => acks.length, { timeout: 30_000 }).toBe(2);
+  return { events, cut: () => socket.terminate(), close: () => socket.close() };
+}
+
+async function walletUtxos(request: APIRequestContext): Promise<Utxo[]> {
+  return (await json<{ entries: Utxo[] }>(await post(request, '/v1/rpc/getUtxosByAddresses', { addresses: [walletAddress] }))).entries;
+}
+
+/** Sends a payment to `to` from a matured wallet output (the traffic also spends the wallet: a few are tried). */
+async function pay(request: APIRequestContext, to: ReturnType<typeof freshReceiver>): Promise<string> {
+  const mature = async () => {
+    const { virtualDaaScore } = await dagInfo(request);
+    return (await walletUtxos(request)).filter((utxo) => BigInt(utxo.blockDaaScore) + COINBASE_MATURITY + 20n <= BigInt(virtualDaaScore));
+  };
+  await expect.poll(async () => (await mature()).length, { timeout: 200_000, intervals: [2_000] }).toBeGreaterThan(3);
+  for (const utxo of (await mature()).sort(() => Math.random() - 0.5).slice(0, 6)) {
+    const tx = spend(utxo, FEE, to.script);
+    const response = await request.post('/v1/rpc/submitTransaction', {
+      headers: { ...keyed, 'content-type': 'application/json' },
+      data: stringifyJson({ transaction: submissionOf(tx), allowOrphan: false }),
+    });
+    if (response.status() === 200) return bytesToHex(transactionId(tx));
+  }
+  throw new Error('no wallet output could be spent');
+}
+
+const statuses = (events: readonly StreamedEvent[], transaction: string) =>
+  events.filter((event) => event.topic === 'address' && event.data.transactionId === transaction).map((event) => event.data.status);
+
+/** The ids of `events` in (after, upTo], checked to be strictly increasing. */
+function idsBetween(events: readonly StreamedEvent[], after: bigint, upTo: bigint): bigint[] {
+  const ids = events.map((event) => BigInt(event.id)).filter((id) => id > after && id <= upTo);
+  ids.forEach((id, index) => {
+    if (index > 0) expect(id, 'strictly increasing ids').toBeGreaterThan(ids[index - 1]!);
+  });
+  return ids;
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test.describe('/v1 streams on the devnet', () => {
+  test.beforeAll(async ({ request }) => {
+    await expect
+      .poll(async () => (await request.get('/v1/rpc/getBlockDagInfo', { headers: keyed })).status(), { timeout: 90_000 })
+      .toBe(200);
+  });
+
+  test('refuses bad topics and a missing key in the one problem shape', async ({ request }) => {
+    await expectProblem(await request.get('/v1/stream?topics=block,gossip', { headers: keyed }), 400, 'invalid_request');
+    await expectProblem(await request.get('/v1/stream?topics=block'), 401, 'missing_api_key');
+    await expectProblem(await request.get('/v1/ws', { headers: keyed }), 426, 'upgrade_required');
+  });
+
+  test('SSE and WebSocket clients see a payment go from included to accepted, and resume after a cut without loss or duplicates', async ({
+    request,
+    baseURL,
+  }) => {
+    test.setTimeout(300_000);
+    const receiver = freshReceiver('stream-test');
+    const query = `topics=block,address&addresses=${receiver.address}`;
+    const sse = openSse(baseURL!, query);
+    const ws = await openWs(baseURL!, receiver.address);
+    await expect.poll(() => sse.events.length > 0 && ws.events.length > 0, { timeout: 30_000 }).toBe(true);
+
+    const transaction = await pay(request, receiver);
+    for (const client of [sse, ws]) {
+      // A reorganisation may move the acceptance to another chain block: `accepted` again, or `reverted` then `accepted`.
+      await expect.poll(() => statuses(client.events, transaction).at(-1), { timeout: 60_000 }).toBe('accepted');
+      const seen = statuses(client.events, transaction);
+      expect(seen[0]).toBe('included');
+      expect(seen.slice(1).every((status) => status === 'accepted' || status === 'reverted'), seen.join(', ')).toBe(true);
+      const [included, accepted] = client.events.filter((event) => event.data.transactionId === transaction);
+      expect(BigInt(accepted!.id)).toBeGreaterThan(BigInt(included!.id));
+      expect(included!.data.address).toBe(receiver.address);
+    }
+
+    sse.cut();
+    ws.cut();
+    await sse.done;
+    const sseLast = sse.events.at(-1)!.id;
+    const wsLast = ws.events.at(-1)!.id;
+    const sseBefore = [...sse.events];
+    const wsBefore = [...ws.events];
+    // Blocks keep coming (10 a second) while both are away.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+
+    const sseAgain = openSse(baseURL!, query, sseLast);
+    const wsAgain = await openWs(baseURL!, receiver.address, wsLast);
+    const target = BigInt(sseLast > wsLast ? sseLast : wsLast) + 50n;
+    for (const client of [sseAgain, wsAgain]) {
+      await expect.poll(() => client.events.some((event) => BigInt(event.id) > target), { timeout: 30_000 }).toBe(true);
+    }
+    sseAgain.cut();
+    wsAgain.close();
+
+    const first = (events: StreamedEvent[]) => BigInt(events[0]!.id) - 1n;
+    const upTo = target;
+    const reference = openSse(baseURL!, query, String(first(sseBefore) < first(wsBefore) ? first(sseBefore) : first(wsBefore)));
+    await expect.poll(() => reference.events.some((event) => BigInt(event.id) > upTo), { timeout: 30_000 }).toBe(true);
+    reference.cut();
+
+    for (const [before, after] of [
+      [sseBefore, sseAgain.events],
+      [wsBefore, wsAgain.events],
+    ] as const) {
+      const from = first(before);
+      const seen = idsBetween([...before, ...after], from, upTo);
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen).toEqual(idsBetween(reference.events, from, upTo));
+      expect(after.length).toBeGreaterThan(0);
+      expect(BigInt(after[0]!.id)).toBeGreaterThan(BigInt(before.at(-1)!.id));
+    }
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * The stream event log (migration 11): what the indexer announces to subscribers, written in the transaction of the
+ * change it describes, read back by cursor (the event id), pruned after a retention window.
+ */
+import type { Hash } from '../kaspa/types';
+import { bytesToHex } from '../kaspa/bytes';
+import type { Queryable } from './connection';
+
+export const STREAM_TOPICS = ['block', 'chain', 'address'] as const;
+export type StreamTopic = (typeof STREAM_TOPICS)[number];
+
+export interface NewStreamEvent {
+  topic: StreamTopic;
+  /** The address an `address` event is about; null for the other topics. */
+  address: string | null;
+  /** JSON-safe (u64 values as decimal strings). */
+  data: unknown;
+}
+
+export interface StreamEvent {
+  /** The cursor: ids only grow, in commit order. */
+  id: bigint;
+  topic: StreamTopic;
+  address: string | null;
+  /** Epoch ms when the event was written. */
+  createdAt: bigint;
+  /** The event's JSON text. */
+  data: string;
+}
+
+/** Key of the transaction-scoped advisory lock every writer of stream_events takes before inserting. */
+export const STREAM_EVENTS_LOCK_KEY = 4_712_020_261_124n;
+
+/**
+ * Appends events in order. The lock, held until the caller's transaction ends, makes commits follow id order even
+ * when several write transactions run at once (the indexer's parallel batches): a reader polling `id > cursor`
+ * therefore never skips a row that commits later with a smaller id.
+ */
+export async function appendStreamEvents(tx: Queryable, events: readonly NewStreamEvent[], now: number): Promise<void> {
+  if (events.length === 0) return;
+  await tx.query(`SELECT pg_advisory_xact_lock(${STREAM_EVENTS_LOCK_KEY})`);
+  await tx.query(
+    `INSERT INTO stream_events (topic, address, created_at, data)
+     SELECT e.topic, e.address, $4, e.data
+     FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS e(topic, address, data, position)
+     ORDER BY e.position`,
+    [
+      events.map((event) => event.topic),
+      events.map((event) => event.address),
+      events.map((event) => JSON.stringify(event.data)),
+      now,
+    ],
+  );
+}
+
+export interface StreamEventQuery {
+  /** Events after this id. */
+  after: bigint;
+  /** Only these topics; all when absent. */
+  topics?: readonly StreamTopic[];
+  /** `address` events only for these addresses; all when absent. */
+  addresses?: readonly string[];
+  limit: number;
+}
+
+interface StreamEventRow {
+  id: bigint;
+  topic: StreamTopic;
+  address: string | null;
+  created_at: bigint;
+  data: string;
+}
+
+export async function readStreamEvents(db: Queryable, query: StreamEventQuery): Promise<StreamEvent[]> {
+  const { rows } = await db.query<StreamEventRow>(
+    `SELECT id, topic, address, created_at, data FROM stream_events
+     WHERE id > $1 AND ($2::text[] IS NULL OR topic = ANY($2::text[]))
+       AND ($3::text[] IS NULL OR topic <> 'address' OR address = ANY($3::text[]))
+     ORDER BY id LIMIT $4`,
+    [query.after, query.topics ?? null, query.addresses ?? null, query.limit],
+    { prepared: true },
+  );
+  return rows.map((row) => ({ id: row.id, topic: row.topic, address: row.address, createdAt: row.created_at, data: row.data }));
+}
+
+export interface StreamBounds {
+  /** The highest id the pruner deleted (0 before any pruning): a cursor below it has lost events. */
+  prunedThrough: bigint;
+  /** The highest id written (0 when the log is empty). */
+  latest: bigint;
+}
+
+export async function readStreamBounds(db: Queryable): Promise<StreamBounds> {
+  const { rows } = await db.query<{ pruned_through: bigint | null; latest: bigint | null }>(
+    `SELECT (SELECT pruned_through FROM stream_event_retention) AS pruned_through,
+            (SELECT max(id) FROM stream_events) AS latest`,
+  );
+  const prunedThrough = rows[0]?.pruned_through ?? 0n;
+  const latest = rows[0]?.latest ?? 0n;
+  return { prunedThrough, latest: latest > prunedThrough ? latest : prunedThrough };
+}
+
+/** Deletes up to `limit` of the oldest events written before `before` (epoch ms); returns how many went. */
+export async function pruneStreamEvents(db: Queryable, before: number, limit: number): Promise<number> {
+  const { rows } = await db.query<{ pruned: bigint; through: bigint | null }>(
+    `WITH gone AS (
+       DELETE FROM stream_events WHERE id IN (
+         SELECT id FROM stream_events WHERE created_at < $1 ORDER BY id LIMIT $2
+       ) RETURNING id
+     ), marked AS (
+       INSERT INTO stream_event_retention (pruned_through)
+       SELECT max(id) FROM gone HAVING count(*) > 0
+       ON CONFLICT (singleton) DO UPDATE
+         SET pruned_through = greatest(stream_event_retention.pruned_through, EXCLUDED.pruned_through)
+     )
+     SELECT count(*) AS pruned, max(id) AS through FROM gone`,
+    [before, limit],
+  );
+  return Number(rows[0]?.pruned ?? 0n);
+}
+
+/** The addresses each transaction pays or spends from (its outputs' and its resolved inputs'), by hex id. */
+export async function addressesOfTransactions(db: Queryable, transactionIds: readonly Hash[]): Promise<Map<string, string[]>> {
+  const result = new Map<string, string[]>();
+  if (transactionIds.length === 0) return result;
+  const { rows } = await db.query<{ transaction_id: Uint8Array; address: string }>(
+    `SELECT transaction_id, address FROM transaction_outputs
+     WHERE transaction_id = ANY($1::bytea[]) AND address IS NOT NULL
+     UNION
+     SELECT transaction_id, previous_address FROM transaction_inputs
+     WHERE transaction_id = ANY($1::bytea[]) AND previous_address IS NOT NULL`,
+    [transactionIds],
+  );
+  for (const row of rows) {
+    const id = bytesToHex(row.transaction_id);
+    const list = result.get(id);
+    if (list === undefined) result.set(id, [row.address]);
+    else list.push(row.address);
+  }
+  for (const list of result.values()) list.sort();
+  return result;
+}
+
+/** The hashes among `hashes` with a stored row in `table` (blocks by hash, transactions by id), as hex. */
+export async function storedAmong(db: Queryable, table: 'blocks' | 'transactions', hashes: readonly Hash[]): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const column = table === 'blocks' ? 'hash' : 'transaction_id';
+  const { rows } = await db.query<{ key: Uint8Array }>(`SELECT ${column} AS key FROM ${table} WHERE ${column} = ANY($1::bytea[])`, [
+    hashes,
+  ]);
+  return new Set(rows.map((row) => bytesToHex(row.key)));
+}

@@ -1,0 +1,76 @@
+/**
+ * What both transports share: parsing topics, address filters and cursors (every refusal an ApiError in the one
+ * problem shape), and the wire form of events.
+ */
+import { ApiError } from '../api/errors';
+import { addressString } from '../api/schemas';
+import { STREAM_TOPICS, type StreamEvent, type StreamTopic } from '../db';
+import type { AddressPrefix } from '../kaspa/address';
+import type { StreamFilter } from './hub';
+
+const CURSOR = /^(0|[1-9]\d{0,18})$/;
+
+/** A cursor (an event id) as sent by a client; `path` names where it came from in a refusal. */
+export function parseCursor(text: string, path: string): bigint {
+  const trimmed = text.trim();
+  if (!CURSOR.test(trimmed) || BigInt(trimmed) > 9_223_372_036_854_775_807n) {
+    throw ApiError.invalidRequest(`${path} must be an event id (a decimal integer)`, [{ path, message: 'must be an event id (a decimal integer)' }]);
+  }
+  return BigInt(trimmed);
+}
+
+export function parseTopics(values: readonly string[], path: string): StreamTopic[] {
+  const unknown = values.filter((value) => !(STREAM_TOPICS as readonly string[]).includes(value));
+  if (unknown.length > 0) {
+    const message = `unknown topic${unknown.length > 1 ? 's' : ''} ${unknown.map((topic) => `"${topic}"`).join(', ')}; topics are ${STREAM_TOPICS.join(', ')}`;
+    throw ApiError.invalidRequest(message, [{ path, message }]);
+  }
+  if (values.length === 0) {
+    const message = `at least one topic is required (${STREAM_TOPICS.join(', ')})`;
+    throw ApiError.invalidRequest(message, [{ path, message }]);
+  }
+  return [...new Set(values)] as StreamTopic[];
+}
+
+export function parseAddresses(values: readonly string[], path: string, network: AddressPrefix, max: number): string[] {
+  if (values.length > max) throw ApiError.limitExceeded(path, `at most ${max} addresses per subscription`);
+  const schema = addressString(network);
+  values.forEach((value, index) => {
+    const result = schema.safeParse(value);
+    if (!result.success) throw ApiError.invalidAddress(`${path}[${index}]`, result.error.issues[0]?.message ?? 'not an address');
+  });
+  return [...new Set(values)];
+}
+
+export function filterOf(topics: readonly StreamTopic[], addresses: readonly string[] | null): StreamFilter {
+  return { topics: new Set(topics), addresses: addresses === null ? null : new Set(addresses) };
+}
+
+/** Splits a comma-separated query value, dropping empty items. */
+export function listParameter(value: string | null): string[] {
+  return value === null ? [] : value.split(',').map((item) => item.trim()).filter((item) => item.length > 0);
+}
+
+const KEY_LIKE_PARAMETER = /^(x[-_])?(api[-_]?key|apikey|access[-_]?token|token)$/i;
+
+/** The query of a stream URL: only `allowed` names, each at most once, never a key. */
+export function streamQuery(search: URLSearchParams, allowed: readonly string[]): Map<string, string> {
+  for (const name of search.keys()) if (KEY_LIKE_PARAMETER.test(name)) throw ApiError.apiKeyInQuery(name);
+  const unknown = [...new Set(search.keys())].filter((name) => !allowed.includes(name));
+  if (unknown.length > 0) throw ApiError.unknownQueryParameters(unknown);
+  const values = new Map<string, string>();
+  for (const [name, value] of search) {
+    if (values.has(name)) {
+      throw ApiError.invalidRequest(`query parameter ${name} is given more than once`, [
+        { path: `query.${name}`, message: 'must be given at most once' },
+      ]);
+    }
+    values.set(name, value);
+  }
+  return values;
+}
+
+/** An event as clients receive it (the WebSocket frame; SSE sends `data` as the message's data). */
+export function wireEvent(event: StreamEvent): string {
+  return `{"id":"${event.id}","topic":"${event.topic}","data":${event.data}}`;
+}
