@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { COINBASE_MATURITY, FEE, freshReceiver, spend, submissionOf, walletAddress, type Utxo } from '../devnet-wallet';
 import { DEVNET_ADDRESS, json, keyed, post } from './support';
 
 type Json = Record<string, unknown>;
@@ -228,5 +229,77 @@ test.describe('/kaspa-rest: the kaspa-rest-server interface on the devnet', () =
     expect(invalid.status()).toBe(422);
     expect(invalid.headers()['access-control-allow-origin']).toBe('*');
     expect(((await invalid.json()) as { detail: { loc: string[] }[] }).detail[0]!.loc).toEqual(['path', 'transactionId']);
+  });
+});
+
+test.describe('/kaspa-rest: submission, mass and the chain from a block, against the devnet node', () => {
+  /** A wallet spend in kaspa-rest-server's SubmitTxModel, as its clients build it. */
+  const restModel = (tx: ReturnType<typeof spend>) => {
+    const submission = submissionOf(tx);
+    return {
+      version: submission.version,
+      inputs: submission.inputs.map((input) => ({ ...input, sequence: Number(input.sequence) })),
+      outputs: submission.outputs.map((output) => ({
+        amount: Number(output.value),
+        scriptPublicKey: { version: output.scriptPublicKey.version, scriptPublicKey: output.scriptPublicKey.script },
+      })),
+      lockTime: 0,
+      subnetworkId: submission.subnetworkId,
+    };
+  };
+
+  test('a spend built by a client: its mass from the index, submitted through POST /transactions, then accepted', async ({ request }) => {
+    test.setTimeout(300_000);
+    await indexerReady(request);
+    const mature = async () => {
+      const { virtualDaaScore } = await json<{ virtualDaaScore: string }>(await request.get('/v1/rpc/getBlockDagInfo', { headers: keyed }));
+      const { entries } = await json<{ entries: Utxo[] }>(await post(request, '/v1/rpc/getUtxosByAddresses', { addresses: [walletAddress] }));
+      return entries.filter((utxo) => BigInt(utxo.blockDaaScore) + COINBASE_MATURITY + 20n <= BigInt(virtualDaaScore));
+    };
+    await expect.poll(async () => (await mature()).length, { timeout: 240_000, intervals: [2_000] }).toBeGreaterThan(0);
+    const receiver = freshReceiver('kaspa-rest').script;
+    // The traffic generator spends this wallet too: an output it took first is refused with 400 {error}, and another
+    // is tried.
+    let submitted: string | undefined;
+    const refusals: string[] = [];
+    for (const utxo of (await mature()).sort(() => Math.random() - 0.5).slice(0, 6)) {
+      const model = restModel(spend(utxo, FEE, receiver));
+      const mass = await request.post('/kaspa-rest/transactions/mass', { data: model });
+      expect(mass.status(), await mass.text()).toBe(200);
+      const masses = (await mass.json()) as { mass: number; storage_mass: number; compute_mass: number };
+      expect(masses.compute_mass).toBeGreaterThan(0);
+      expect(masses.mass).toBe(Math.max(masses.storage_mass, masses.compute_mass));
+      const response = await request.post('/kaspa-rest/transactions', { data: { transaction: model } });
+      if (response.status() === 400) {
+        refusals.push(((await response.json()) as { error: string }).error);
+        continue;
+      }
+      expect(response.status(), await response.text()).toBe(200);
+      submitted = ((await response.json()) as { transactionId: string }).transactionId;
+      break;
+    }
+    expect(submitted, `a submission went through; refusals: ${refusals.join(' | ')}`).toBeDefined();
+    await expect
+      .poll(async () => {
+        const response = await request.get(`/kaspa-rest/transactions/${submitted}`);
+        return response.status() === 200 ? ((await response.json()) as Json).is_accepted : false;
+      }, { timeout: 60_000, intervals: [1_000] })
+      .toBe(true);
+  });
+
+  test("get-vscp-from-block: the node's chain from a recent sink, each added block with its accepted ids", async ({ request }) => {
+    const { sink } = await json<{ sink: string }>(await request.get('/v1/rpc/getBlockDagInfo', { headers: keyed }));
+    await expect
+      .poll(async () => {
+        const chain = await json<{ addedChainBlockHashes: string[]; acceptedTransactionIds: { acceptingBlockHash: string }[] }>(
+          await request.get(`/kaspa-rest/info/get-vscp-from-block?startHash=${sink}`),
+        );
+        expect(chain.acceptedTransactionIds.map((accepted) => accepted.acceptingBlockHash)).toEqual(chain.addedChainBlockHashes);
+        return chain.addedChainBlockHashes.length;
+      }, { timeout: 30_000 })
+      .toBeGreaterThan(0);
+    const unknown = await request.get(`/kaspa-rest/info/get-vscp-from-block?startHash=${'0f'.repeat(32)}`);
+    expect(unknown.status()).toBe(400);
+    expect(typeof ((await unknown.json()) as { detail: unknown }).detail).toBe('string');
   });
 });

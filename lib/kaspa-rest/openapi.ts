@@ -196,6 +196,37 @@ const SCHEMAS: Record<string, Schema> = {
       acceptingBlueScores: { ...object({ gte: int, lt: int }), nullable: true },
     },
   },
+  SubmitTxModel: object(
+    {
+      version: int,
+      inputs: list(
+        object(
+          { previousOutpoint: object({ transactionId: str, index: int }), signatureScript: str, sequence: int, sigOpCount: int, computeBudget: int },
+          ['computeBudget'],
+        ),
+      ),
+      outputs: list(
+        object(
+          { amount: int, scriptPublicKey: object({ version: int, scriptPublicKey: str }), covenant: { ...object({ authorizingInput: int, covenantId: str }), nullable: true } },
+          ['covenant'],
+        ),
+      ),
+      lockTime: nint,
+      subnetworkId: nstr,
+    },
+    ['lockTime', 'subnetworkId'],
+  ),
+  SubmitTransactionRequest: object({ transaction: ref('SubmitTxModel'), allowOrphan: bool }, ['allowOrphan']),
+  SubmitTransactionResponse: object({ transactionId: nstr, error: nstr }, ['transactionId', 'error']),
+  TxMass: object({ mass: int, storage_mass: int, compute_mass: int, transient_mass: int }),
+  VscpResponse: object({
+    removedChainBlockHashes: list(str),
+    addedChainBlockHashes: list(str),
+    acceptedTransactionIds: list(object({ acceptingBlockHash: str, acceptedTransactionIds: list(str) })),
+  }),
+  AddressActive: object({ address: str, active: bool, lastTxBlockTime: nint }, ['lastTxBlockTime']),
+  AddressesActiveCount: object({ timestamp: int, dateTime: str, count: int }),
+  AddressBalanceHistory: object({ timestamp: int, amount: int }),
   AddressList: object({ addresses: { ...list(str), maxItems: 1000 } }),
   HTTPError: object({ detail: str }),
   HTTPValidationError: object({ detail: list(object({ loc: list({ oneOf: [str, int] }), msg: str, type: str, ctx: { type: 'object' } }, ['ctx'])) }),
@@ -235,6 +266,11 @@ export const OPERATIONS: Record<Exclude<KaspaRestRouteId, 'GET /kaspa-rest/opena
   'GET /kaspa-rest/info/fee-estimate': { summary: "The node's fee estimate (sompi per gram)", answer: 'FeeEstimateResponse' },
   'GET /kaspa-rest/info/kaspad': { summary: 'The node', answer: 'KaspadInfoResponse' },
   'GET /kaspa-rest/info/virtual-chain-blue-score': { summary: "The sink's blue score", answer: 'BlueScoreResponse' },
+  'GET /kaspa-rest/info/get-vscp-from-block': {
+    summary: "The node's virtual selected parent chain from startHash (getVirtualChainFromBlock); 400 when the node does not know it",
+    query: [q('startHash', { type: 'string', pattern: '^[a-f0-9]{64}$' }), flag('includeAcceptedTransactionIds')],
+    answer: 'VscpResponse',
+  },
   'GET /kaspa-rest/info/health': { summary: 'Node and index health (503 when unsynced)', answer: 'HealthResponse' },
   'GET /kaspa-rest/info/market-data': { summary: 'KAS/USD market data from the configured source', answer: 'MarketData' },
   'GET /kaspa-rest/info/price': { summary: 'KAS/USD', query: [flag('stringOnly')], answer: 'PriceResponse' },
@@ -286,6 +322,17 @@ export const OPERATIONS: Record<Exclude<KaspaRestRouteId, 'GET /kaspa-rest/opena
     answer: '[TxModel]',
   },
   'POST /kaspa-rest/transactions/acceptance': { summary: 'Acceptance of transactions', body: 'TxSearch', answer: '[TxAcceptanceResponse]' },
+  'POST /kaspa-rest/transactions': {
+    summary: 'Submit a transaction to the node (replaceByFee: replace one in its mempool); refused: 400 {"error": reason}',
+    query: [flag('replaceByFee')],
+    body: 'SubmitTransactionRequest',
+    answer: 'SubmitTransactionResponse',
+  },
+  'POST /kaspa-rest/transactions/mass': {
+    summary: 'Compute, storage (KIP-9, from the indexed spent outputs; 404 when one is not indexed) and transient mass of a transaction',
+    body: 'SubmitTxModel',
+    answer: 'TxMass',
+  },
   'GET /kaspa-rest/transactions/count/': { summary: 'Accepted transactions in the index', answer: 'TransactionCountResponse' },
   'GET /kaspa-rest/transactions/count/{day_or_month}': {
     summary: 'Accepted transactions per hour of a UTC day (YYYY-MM-DD) or month (YYYY-MM)',
@@ -307,6 +354,20 @@ export const OPERATIONS: Record<Exclude<KaspaRestRouteId, 'GET /kaspa-rest/opena
   },
   'POST /kaspa-rest/addresses/balances': { summary: 'Balances of up to 1,000 addresses', body: 'AddressList', answer: '[BalanceResponse]' },
   'POST /kaspa-rest/addresses/utxos': { summary: 'UTXOs of up to 1,000 addresses', body: 'AddressList', answer: '[UtxoResponse]' },
+  'POST /kaspa-rest/addresses/active': {
+    summary: 'Whether each address has any indexed history, and its newest block time (for HD wallets)',
+    body: 'AddressList',
+    answer: '[AddressActive]',
+  },
+  'GET /kaspa-rest/addresses/active/count/': {
+    summary: '503 {"detail": "Addresses active count is disabled"}: kaspa-rest-server\'s answer without its count exporter',
+    answer: 'AddressesActiveCount',
+  },
+  'GET /kaspa-rest/addresses/active/count/{day_or_month}': { summary: '503 as /addresses/active/count/', answer: '[AddressesActiveCount]' },
+  'GET /kaspa-rest/addresses/{kaspaAddress}/balance/{day_or_month}': {
+    summary: '503 {"detail": "Balance history is disabled"}: kaspa-rest-server\'s answer without its ranking snapshots',
+    answer: '[AddressBalanceHistory]',
+  },
   'GET /kaspa-rest/addresses/{kaspaAddress}/name': { summary: "An address's label", answer: 'AddressName' },
   'GET /kaspa-rest/addresses/top': {
     summary: 'The largest balances of the accepted history',

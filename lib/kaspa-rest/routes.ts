@@ -38,6 +38,7 @@ import type { KasUsdSource } from '../tokens/kas-usd';
 import { Parameters, RestError, validationError, type ValidationItem } from './errors';
 import { blockModel, PREVIOUS_OUTPOINT_MODES, txModel, type PreviousOutpointMode } from './format';
 import type { AddressName } from './names';
+import { NODE_ROUTES } from './node-routes';
 import { kaspaRestOpenApi } from './openapi';
 import type { IndexStats } from './stats';
 
@@ -91,6 +92,13 @@ const HOUR_MS = 3_600_000;
  * default); dagboard keeps no such table, so both routes answer as it does with the feature off.
  */
 const HASHRATE_HISTORY_DISABLED = 'Hashrate history is disabled';
+/**
+ * Daily active-address counts and balance histories come from tables kaspa-rest-server's exporters fill (its
+ * ADDRESSES_ACTIVE_COUNT and ADDRESS_RANKINGS snapshots of the larger addresses); dagboard keeps neither, so these
+ * answer as it does with the feature off.
+ */
+const ACTIVE_COUNT_DISABLED = 'Addresses active count is disabled';
+const BALANCE_HISTORY_DISABLED = 'Balance history is disabled';
 
 function sompiToKas(sompi: bigint): number {
   return Number(sompi) / SOMPI_PER_KAS;
@@ -831,6 +839,34 @@ const addresses: RestRoute[] = [
     },
   },
   {
+    id: 'POST /kaspa-rest/addresses/active',
+    strictQuery: [],
+    async handler({ data, body }) {
+      const asked = await addressList(data, body);
+      const activity = new Map((await addressActivity(data.db, [...new Set(asked)])).map((row) => [row.address, row]));
+      return {
+        body: asked.map((address) => {
+          const last = activity.get(address)?.lastBlockTime;
+          return { address, active: last !== undefined, ...(last === undefined ? {} : { lastTxBlockTime: Number(last) }) };
+        }),
+        maxAge: 1,
+      };
+    },
+  },
+  ...(['GET /kaspa-rest/addresses/active/count/', 'GET /kaspa-rest/addresses/active/count/{day_or_month}'] as const).map((id) => ({
+    id,
+    async handler(): Promise<RestResult> {
+      throw new RestError(503, ACTIVE_COUNT_DISABLED);
+    },
+  })),
+  {
+    id: 'GET /kaspa-rest/addresses/{kaspaAddress}/balance/{day_or_month}',
+    strictQuery: [],
+    async handler(): Promise<RestResult> {
+      throw new RestError(503, BALANCE_HISTORY_DISABLED);
+    },
+  },
+  {
     id: 'POST /kaspa-rest/addresses/utxos',
     strictQuery: [],
     async handler({ data, body }) {
@@ -902,6 +938,7 @@ export const KASPA_REST_ROUTES: readonly RestRoute[] = [
   ...blocks,
   virtualChain,
   ...transactions,
+  ...NODE_ROUTES,
   ...addresses,
   { id: 'GET /kaspa-rest/openapi.json', handler: async () => ({ body: kaspaRestOpenApi(), maxAge: 3600 }) },
   {
