@@ -3,7 +3,7 @@ import { Dashboard } from '@/components/dashboard/dashboard';
 import type { NodeDagInfo, NodeFeeEstimate } from '@/lib/api/node-format';
 import { getRuntime } from '@/lib/runtime';
 import { callV1 } from '@/lib/runtime/explorer';
-import type { LiveSnapshot } from '@/lib/runtime/live';
+import type { LiveSnapshot } from '@/lib/web/live-types';
 
 export const dynamic = 'force-dynamic';
 

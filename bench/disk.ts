@@ -23,7 +23,7 @@ import { openDb, type Db } from '../lib/db';
 import { parseEnv } from '../lib/env';
 import type { Indexer } from '../lib/indexer';
 import { createRpcClient } from '../lib/rpc';
-import type { TokenIndexer } from '../lib/tokens/indexer';
+import type { TokenIndexer } from '../lib/indexer/token-indexer';
 import { sleep } from './support/app-server';
 import { diskBytes, followInto, mb, readSizes, scratchPostgres, startDefaultDevnet, type SizeReading } from './support/disk-usage';
 

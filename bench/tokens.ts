@@ -22,11 +22,11 @@ import { addTokenStatBuckets, refreshTokenCandles } from '../lib/db/token-bucket
 import { persistBlockApplications } from '../lib/db/token-store';
 import { createTokenEngine, type AcceptedBlock } from '../lib/tokens/engine';
 import { buildCandles, chartWindow, type Fill } from '../lib/tokens/market';
-import { createTokenIndexer } from '../lib/tokens/indexer';
+import { createTokenIndexer } from '../lib/indexer/token-indexer';
 import { simulatedKasUsd } from '../lib/tokens/kas-usd';
 import { DEVNET_PROFILE } from '../lib/tokens/profile';
 import { tokenRegistry } from '../lib/tokens/registry';
-import { makeChain, storeChainCandidate, type StoredChainBlock } from '../lib/tokens/test-support/chain-index';
+import { makeChain, storeChainCandidate, type StoredChainBlock } from '../lib/indexer/test-support/token-chain-index';
 import { syntheticMarketBlocks } from '../lib/tokens/test-support/synthetic-market';
 
 const DAY = 86_400_000;

@@ -2,7 +2,7 @@
 
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
-import type { LiveDag, LiveEvent, LiveMempool } from '@/lib/runtime/live';
+import type { LiveDag, LiveEvent, LiveMempool } from '@/lib/web/live-types';
 import { resourceKey, resources } from '@/lib/web/resources';
 import { LIVE_STREAM_PATH } from '@/lib/web/urls';
 

@@ -9,7 +9,7 @@ import { addressPrefixOf } from '../../lib/indexer/convert';
 import { createIndexer, type Indexer } from '../../lib/indexer';
 import type { RpcClient } from '../../lib/rpc';
 import { startEmbeddedDevnet } from '../../lib/runtime/embedded-devnet';
-import { createTokenIndexer, type TokenIndexer } from '../../lib/tokens/indexer';
+import { createTokenIndexer, type TokenIndexer } from '../../lib/indexer/token-indexer';
 import { tokenProfileFor } from '../../lib/tokens/profile';
 
 const DEFAULTS = parseEnv({});

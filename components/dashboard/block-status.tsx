@@ -1,4 +1,4 @@
-import type { LiveBlock } from '@/lib/runtime/live';
+import type { LiveBlock } from '@/lib/web/live-types';
 
 export type BlockStatus = 'chain' | 'blue' | 'red' | 'pending';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LiveBlock } from '@/lib/runtime/live';
+import type { LiveBlock } from '@/lib/web/live-types';
 import { createBlockStore } from './block-store';
 
 function block(hash: string, timestamp: number, change: Partial<LiveBlock> = {}): LiveBlock {

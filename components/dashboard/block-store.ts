@@ -4,7 +4,7 @@
  * snapshot, rebuilt at most once per animation frame however many events arrived, so a burst (the replay) costs one
  * render. Blocks leave after `maxBlocks` or once older than `keepMs` before the newest header timestamp.
  */
-import type { LiveBlock, LiveEvent } from '@/lib/runtime/live';
+import type { LiveBlock, LiveEvent } from '@/lib/web/live-types';
 
 export interface BlockSnapshot {
   /** Oldest first, by arrival. */

@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import { BlockLink, Card, EmptyState, TimeAgo } from '@/components/ui';
-import type { LiveBlock } from '@/lib/runtime/live';
+import type { LiveBlock } from '@/lib/web/live-types';
 import { formatInteger } from '@/lib/web/format';
 import type { BlockSnapshot } from './block-store';
 import { blockStatus, StatusBadge } from './block-status';

@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { memo, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { Card } from '@/components/ui';
-import type { LiveBlock } from '@/lib/runtime/live';
+import type { LiveBlock } from '@/lib/web/live-types';
 import { absoluteTime, formatInteger, shortHash } from '@/lib/web/format';
 import { pages } from '@/lib/web/urls';
 import type { BlockSnapshot } from './block-store';

@@ -2,7 +2,7 @@
 
 import { useState, useSyncExternalStore } from 'react';
 import { useLiveEvents } from '@/components/live-provider';
-import type { LiveBlock } from '@/lib/runtime/live';
+import type { LiveBlock } from '@/lib/web/live-types';
 import { BlockStream } from './block-stream';
 import { CovenantActivity } from './covenant-activity';
 import { createBlockStore } from './block-store';

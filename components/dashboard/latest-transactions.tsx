@@ -2,7 +2,7 @@
 
 import { useMemo } from 'react';
 import { BlockLink, Card, EmptyState, Kas, TimeAgo, TransactionLink } from '@/components/ui';
-import type { LiveBlock, LiveTransaction } from '@/lib/runtime/live';
+import type { LiveBlock, LiveTransaction } from '@/lib/web/live-types';
 import type { BlockSnapshot } from './block-store';
 
 const ROWS = 10;

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef } from 'react';
-import type { FeeSample } from '@/lib/runtime/fee-history';
+import type { FeeSample } from '@/lib/web/live-types';
 
 const SERIES = [
   { key: 'priority', label: 'Priority', color: '#0f766e' },

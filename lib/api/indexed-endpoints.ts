@@ -35,8 +35,8 @@ import {
   type CovenantSummary,
   type IndexedTransaction,
   type Queryable,
+  DEFAULT_CHECKPOINT_NAME,
 } from '../db';
-import { DEFAULT_CHECKPOINT_NAME } from '../indexer';
 import { decodeAddress, encodeAddress } from '../kaspa/address';
 import { bytesToHex, hexToBytes } from '../kaspa/bytes';
 import type { RpcClient } from '../rpc';

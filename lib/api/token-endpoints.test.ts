@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, type Db } from '../db';
 import { testBackends, type TestDatabase } from '../db/test-support/test-databases';
-import { createTokenIndexer } from '../tokens/indexer';
+import { createTokenIndexer } from '../indexer/token-indexer';
 import { fixedKasUsd, simulatedKasUsd } from '../tokens/kas-usd';
 import { DEPLOY_FEE_FLOOR, MINT_FEE_FLOOR } from '../tokens/operations';
 import { DEVNET_PROFILE } from '../tokens/profile';
 import { tokenRegistry } from '../tokens/registry';
-import { makeChain, storeChainCandidate, type StoredChainBlock } from '../tokens/test-support/chain-index';
+import { makeChain, storeChainCandidate, type StoredChainBlock } from '../indexer/test-support/token-chain-index';
 import { KAS, listingAddress, reveal, schnorrParty, sendInput, transaction, type Party } from '../tokens/test-support/transactions';
 import type { AcceptedTransaction } from '../tokens/engine';
 import { bytesToHex } from '../kaspa/bytes';

@@ -23,7 +23,7 @@ export { openDb } from './connection';
 export type { Db, DbPoolStats, OpenDbOptions, Queryable, QueryOptions, QueryResult } from './connection';
 export { MIGRATIONS, MigrationError, migrate } from './migrations';
 export type { Migration } from './migrations';
-export { confirmations, isAccepted } from './records';
+export { confirmations, DEFAULT_CHECKPOINT_NAME, isAccepted } from './records';
 export type {
   AddressPage,
   AddressTransaction,

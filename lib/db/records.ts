@@ -73,6 +73,9 @@ export interface VirtualChainChange {
   added: ChainBlockAcceptance[];
 }
 
+/** The checkpoint the chain indexer writes and serving instances read its progress from. */
+export const DEFAULT_CHECKPOINT_NAME = 'virtual-chain';
+
 export interface Checkpoint {
   name: string;
   blockHash: Hash;

@@ -9,7 +9,8 @@ import { createDevnetNode, type DevnetNode } from '../devnet';
 import { seededRandom } from '../devnet/traffic';
 import { bytesToHex } from '../kaspa/bytes';
 import { createRpcClient, type RpcClient } from '../rpc';
-import { createIndexer, DEFAULT_CHECKPOINT_NAME } from './indexer';
+import { DEFAULT_CHECKPOINT_NAME } from '../db';
+import { createIndexer } from './indexer';
 
 /*
  * Crash recovery with real processes: a devnet node mines and carries traffic in this process, `lib/indexer/main.ts`

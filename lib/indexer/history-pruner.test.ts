@@ -28,7 +28,7 @@ import { bytesToHex } from '../kaspa/bytes';
 import { retentionStatus } from '../status';
 import type { Hash } from '../kaspa/types';
 import { createHistoryPruner, DEVNET_RETENTION, retentionPolicyFor, type HistoryPrunerOptions } from './history-pruner';
-import { DEFAULT_CHECKPOINT_NAME } from './indexer';
+import { DEFAULT_CHECKPOINT_NAME } from '../db';
 
 /*
  * A synthetic chain of 40 chain blocks (DAA scores 1 … 40, block time 100 ms apart) whose checkpoint block names block

@@ -24,8 +24,8 @@ import {
   vacuumPrunedTables,
   type Db,
   type RetentionPolicy,
+  DEFAULT_CHECKPOINT_NAME,
 } from '../db';
-import { DEFAULT_CHECKPOINT_NAME } from './indexer';
 
 /** The embedded devnet's default: a week, and at most 4 GB of database (see the README's Operations section). */
 export const DEVNET_RETENTION: RetentionPolicy = { days: 7, gigabytes: 4 };

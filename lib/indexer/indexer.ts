@@ -18,6 +18,7 @@ import {
   type IndexGap,
   type NewStreamEvent,
   type Queryable,
+  DEFAULT_CHECKPOINT_NAME,
 } from '../db';
 import type { AddressPrefix } from '../kaspa/address';
 import { bytesToHex, hexToBytes } from '../kaspa/bytes';
@@ -94,7 +95,6 @@ export interface Indexer {
   whenReady(timeoutMs?: number): Promise<void>;
 }
 
-export const DEFAULT_CHECKPOINT_NAME = 'virtual-chain';
 export const DEFAULT_STREAM_EVENT_WINDOW_MS = 3_600_000;
 
 /** Blocks requested ahead of the batch being stored during a catch-up. */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { acquireIndexerLock, migrate, openDb, type IndexerLock } from '../db';
 import { env } from '../env';
 import { createRpcClient } from '../rpc';
-import { createTokenIndexer } from '../tokens/indexer';
+import { createTokenIndexer } from './token-indexer';
 import { tokenProfileFor } from '../tokens/profile';
 import { addressPrefixOf } from './convert';
 import { createHistoryPruner, retentionPolicyFor } from './history-pruner';

@@ -5,7 +5,8 @@ import { startWireDevnet, wireKey, type WireDevnet } from '../devnet/test-suppor
 import type { Block } from '../devnet/consensus';
 import { bytesToHex } from '../kaspa/bytes';
 import { RpcRejectedError, type RpcClient } from '../rpc';
-import { createIndexer, DEFAULT_CHECKPOINT_NAME, type Indexer } from './indexer';
+import { DEFAULT_CHECKPOINT_NAME } from '../db';
+import { createIndexer, type Indexer } from './indexer';
 import { emptyIndex, indexView, mine, nodeView, untilIndexedToSink } from './test-support/views';
 
 const cleanups: (() => Promise<void>)[] = [];

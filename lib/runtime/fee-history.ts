@@ -4,14 +4,7 @@
  */
 import { feeEstimateToNode, type NodeFeeEstimate } from '../api/node-format';
 import type { RpcClient } from '../rpc';
-
-export interface FeeSample {
-  /** Epoch milliseconds. */
-  time: number;
-  priority: number;
-  normal: number;
-  low: number;
-}
+import type { FeeSample } from '../web/live-types';
 
 export interface FeeHistory {
   samples(): FeeSample[];

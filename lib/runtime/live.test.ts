@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWireDevnet, type WireDevnet } from '../devnet/test-support/wire-devnet';
 import { counterCovenantLineage } from '../kaspa/test-support/covenant-fixture';
 import { transactionToRpcOutput } from '../rpc/convert-block';
-import { blockActivity, createLiveHub, type LiveBlock, type LiveChain, type LiveClient, type LiveEvent, type LiveHub } from './live';
+import type { LiveBlock, LiveChain, LiveEvent } from '../web/live-types';
+import { blockActivity, createLiveHub, type LiveClient, type LiveHub } from './live';
 import { liveEventStream } from './live-stream';
 
 type DataOf<T extends LiveEvent['type']> = Extract<LiveEvent, { type: T }>['data'];

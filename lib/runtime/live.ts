@@ -15,81 +15,10 @@
  * A new client first receives the latest `dag` and `mempool` and the blocks of the last `recentWindowMs` with their
  * current chain status and colour, so a page reconnecting after a gap catches up without another request.
  */
-import { dagInfoToNode, feeEstimateToNode, type NodeDagInfo, type NodeFeeEstimate } from '../api/node-format';
+import { dagInfoToNode, feeEstimateToNode } from '../api/node-format';
 import type { RpcClient, Unsubscribe } from '../rpc/client';
 import type { RpcBlock, RpcNotifications } from '../rpc/types';
-
-export type BlockColor = 'blue' | 'red';
-
-export interface LiveTransaction {
-  id: string;
-  /** Sum of the output values, sompi. */
-  outputSompi: string;
-}
-
-export interface LiveBlock {
-  hash: string;
-  daaScore: string;
-  blueScore: string;
-  /** Header timestamp, epoch ms. */
-  timestamp: number;
-  /** All transactions including the coinbase. */
-  txCount: number;
-  /** Direct parents (level 0). */
-  parents: string[];
-  selectedParent: string | null;
-  isChainBlock: boolean | null;
-  color: BlockColor | null;
-  /** The first `MAX_LISTED_TRANSACTIONS` non-coinbase transactions. */
-  transactions: LiveTransaction[];
-  /** Non-coinbase transactions of version 1 (Toccata), all of the block's. */
-  versionOneTransactions: number;
-  /**
-   * Non-coinbase transactions creating a covenant-bound output (KIP-20: a genesis or a continuation), all of the
-   * block's. A lineage's end binds no output and kaspad's blocks say nothing of the spent entries, so it is not counted.
-   */
-  covenantTransactions: number;
-  /** When this server received the node's BlockAdded notification, epoch ms. */
-  receivedAt: number;
-}
-
-export interface LiveChain {
-  removed: string[];
-  added: string[];
-  blues: string[];
-  reds: string[];
-}
-
-export interface LiveDag {
-  info: NodeDagInfo;
-  blueScore: string;
-  /**
-   * Hashes per second: the expected hashes per block at the current difficulty (2^256 / target ≈ 2 × difficulty,
-   * since the RPC difficulty is (2^255 − 1) / target) times the observed blocks per second.
-   */
-  hashrate: number;
-  blocksPerSecond: number;
-  /** Non-coinbase transactions per second in the blocks received (a transaction in parallel blocks counts twice). */
-  txPerSecond: number;
-  /** Version 1 share of those transactions, 0 to 1; null when there were none. */
-  versionOneShare: number | null;
-  /** Covenant transactions per minute, counted the same way. */
-  covenantTxPerMinute: number;
-  windowSeconds: number;
-  sampledAt: number;
-}
-
-export interface LiveMempool {
-  size: number;
-  feeEstimate: NodeFeeEstimate;
-  sampledAt: number;
-}
-
-export type LiveEvent =
-  | { type: 'block'; data: LiveBlock }
-  | { type: 'chain'; data: LiveChain }
-  | { type: 'dag'; data: LiveDag }
-  | { type: 'mempool'; data: LiveMempool };
+import type { BlockColor, LiveBlock, LiveDag, LiveEvent, LiveMempool, LiveSnapshot, LiveTransaction } from '../web/live-types';
 
 export type LiveCloseReason = 'closed' | 'slow' | 'hub-closed';
 
@@ -98,12 +27,6 @@ export interface LiveClient {
   next(timeoutMs: number): Promise<LiveEvent | 'idle' | null>;
   close(): void;
   readonly closeReason: LiveCloseReason | undefined;
-}
-
-export interface LiveSnapshot {
-  dag: LiveDag | undefined;
-  mempool: LiveMempool | undefined;
-  blocks: LiveBlock[];
 }
 
 export interface LiveHub {

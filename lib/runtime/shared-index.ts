@@ -4,8 +4,7 @@
  * measured as the indexer measures its own (node sink's timestamp minus the checkpoint block's timestamp), so a load
  * balancer can route around an instance whose database has gone stale.
  */
-import { readCheckpointProgress, readIndexGaps, type IndexGap, type Queryable } from '../db';
-import { DEFAULT_CHECKPOINT_NAME } from '../indexer';
+import { DEFAULT_CHECKPOINT_NAME, readCheckpointProgress, readIndexGaps, type IndexGap, type Queryable } from '../db';
 import type { RpcClient } from '../rpc';
 
 export interface IndexLag {

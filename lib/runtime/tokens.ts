@@ -1,6 +1,6 @@
 /**
  * The runtime's KRC-20 part: the token services the token endpoints read (registry, KAS/USD source) and, in the
- * process that runs the chain indexer, the token indexer following it (lib/tokens/indexer.ts explains how it learns
+ * process that runs the chain indexer, the token indexer following it (lib/indexer/token-indexer.ts explains how it learns
  * about acceptance changes). The token indexer starts once the node's network is known (it picks the protocol
  * profile) and retries until then.
  */
@@ -8,7 +8,7 @@ import { candleUsdCacheFor, type TokenServices } from '../api/token-endpoints';
 import type { Db } from '../db';
 import type { Env } from '../env';
 import type { AddressPrefix } from '../kaspa/address';
-import { createTokenIndexer, type TokenIndexer, type TokenIndexerStatus } from '../tokens/indexer';
+import { createTokenIndexer, type TokenIndexer, type TokenIndexerStatus } from '../indexer/token-indexer';
 import { feedKasUsd, fixedKasUsd, simulatedKasUsd, type KasUsdSource } from '../tokens/kas-usd';
 import { tokenProfileFor } from '../tokens/profile';
 import { EMPTY_REGISTRY, loadTokenRegistry, tokenRegistry, type TokenRegistry } from '../tokens/registry';

@@ -1,7 +1,8 @@
 /**
  * lib/tokens owns KRC-20 (Kasplex): parsing operations from transactions, applying them in opScore order with the
  * protocol's rules, token state and its undo log, and the market math (fills, candles, stats); storage lives in
- * lib/db.
+ * lib/db, and the token indexer that follows the chain index and feeds the engine in lib/indexer/token-indexer.ts
+ * (this folder knows nothing of the database).
  *
  * - envelope.ts: the commit/reveal inscription envelope (parser, sender address, JSON decoding, builders).
  * - operations.ts: op normalisation and validation, the ops a transaction carries, the reveal fee.
@@ -12,7 +13,6 @@
  * Pure: no I/O. Amounts are bigint in smallest units (tokens) or sompi (KAS); numbers appear only at the edge.
  *
  * Server-side parts with I/O, imported by path and not re-exported here (they would pull node modules into pages):
- * - indexer.ts: the token indexer following the chain index in lib/db (storage in lib/db/token-*.ts).
  * - kas-usd.ts: the KAS/USD sources (fixed, HTTP feed, seeded simulation).
  * - registry.ts: the operator's token registry file (devnet-registry.json ships for the devnet's tokens).
  */

@@ -14,7 +14,7 @@ import {
 import { parseJson } from '../rpc/json';
 import { routeMethod } from '../api/costs';
 import { resourceKey, type AnyResource, type ResourceCall, type ResultOf } from './resources';
-import type { FeeSample } from '../runtime/fee-history';
+import type { FeeSample } from './live-types';
 import { explorerApiPath, FEE_HISTORY_PATH } from './urls';
 
 export interface ProblemDetails {

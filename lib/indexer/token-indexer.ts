@@ -39,8 +39,8 @@ import {
   writeTokenCheckpoint,
   type TokenCheckpoint,
 } from '../db/token-store';
-import { createTokenEngine, type TokenEngine } from './engine';
-import type { TokenProfile } from './profile';
+import { createTokenEngine, type TokenEngine } from '../tokens/engine';
+import type { TokenProfile } from '../tokens/profile';
 
 export interface TokenIndexerOptions {
   db: Db;

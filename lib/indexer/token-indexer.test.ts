@@ -2,12 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, type Db, type Queryable } from '../db';
 import { loadTokenSnapshot, readTokenCheckpoint } from '../db/token-store';
 import { testBackends, type TestDatabase } from '../db/test-support/test-databases';
-import type { AcceptedTransaction } from './engine';
-import { createTokenIndexer, type TokenIndexer } from './indexer';
-import { DEPLOY_FEE_FLOOR, MINT_FEE_FLOOR } from './operations';
-import { DEVNET_PROFILE } from './profile';
-import { makeChain, storeChainCandidate, type StoredChainBlock } from './test-support/chain-index';
-import { KAS, listingAddress, reveal, schnorrParty, sendInput, transaction, type Party } from './test-support/transactions';
+import type { AcceptedTransaction } from '../tokens/engine';
+import { createTokenIndexer, type TokenIndexer } from './token-indexer';
+import { DEPLOY_FEE_FLOOR, MINT_FEE_FLOOR } from '../tokens/operations';
+import { DEVNET_PROFILE } from '../tokens/profile';
+import { makeChain, storeChainCandidate, type StoredChainBlock } from './test-support/token-chain-index';
+import { KAS, listingAddress, reveal, schnorrParty, sendInput, transaction, type Party } from '../tokens/test-support/transactions';
 
 const owner = schnorrParty(20);
 const alice = schnorrParty(21);

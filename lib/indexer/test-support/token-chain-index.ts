@@ -16,8 +16,8 @@ import { hashOf } from '../../db/test-support/fixtures';
 import { scriptClassOf, scriptPublicKeyToAddress } from '../../kaspa/address';
 import { transactionHash, transactionId } from '../../kaspa/transaction';
 import type { Hash, ScriptPublicKey } from '../../kaspa/types';
-import type { AcceptedTransaction } from '../engine';
-import { PREFIX } from './transactions';
+import type { AcceptedTransaction } from '../../tokens/engine';
+import { PREFIX } from '../../tokens/test-support/transactions';
 
 function outputRecord(amount: bigint, scriptPublicKey: ScriptPublicKey): CreatedOutputRecord {
   return {
