@@ -9,6 +9,8 @@ import {
   endpointDefiner,
   etagOf,
   ifNoneMatchMatches,
+  routeFile,
+  servingMethod,
   type ApiContext,
 } from './endpoint';
 import type { RouteHandler } from './http';
@@ -358,6 +360,22 @@ describe('the API key', () => {
 });
 
 describe('HTTP plumbing', () => {
+  it("a route file's exports: the served methods, a preflight naming them, the 405 problem for every other", async () => {
+    const served = servingMethod('GET', async () => new Response('served'));
+    const route = routeFile(served);
+    const context = { params: Promise.resolve({}) };
+    expect(route.GET).toBe(served);
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+      const refused = await route[method](new Request('http://localhost/v1/x', { method }), context);
+      expect(refused.status, method).toBe(405);
+      expect(refused.headers.get('allow')).toContain('GET');
+      expect(((await refused.json()) as { code: string }).code).toBe('method_not_allowed');
+    }
+    const preflight = await route.OPTIONS(new Request('http://localhost/v1/x', { method: 'OPTIONS' }), context);
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('GET');
+  });
+
   it('answers a CORS preflight without a key', async () => {
     const { getBlock } = await setup();
     const response = await call(getBlock, '/v1/rpc/getBlock', {

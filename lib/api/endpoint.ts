@@ -10,7 +10,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { JsonParseError, parseJson, stringifyJson } from '../rpc/json';
-import { costOf, formatRu, routeMethod, type RouteId } from './costs';
+import { costOf, formatRu, routeMethod, type HttpMethod, type RouteId } from './costs';
 import { ApiError, fromZodError, problemReply, problemResponse, toApiError, type Logger } from './errors';
 import {
   routeHandlerOf,
@@ -165,6 +165,27 @@ export function methodNotAllowed(allowed: readonly string[]): RouteHandler {
     const requestId = requestIdOf(request);
     return problemResponse(ApiError.methodNotAllowed(request.method, allowed), requestId, corsHeaders());
   };
+}
+
+/** A route handler that knows the method it serves. */
+export type MethodHandler = RouteHandler & { readonly method: HttpMethod };
+
+export function servingMethod(method: HttpMethod, handler: RouteHandler): MethodHandler {
+  return Object.assign(handler, { method });
+}
+
+/** Every method a /v1 route file exports. */
+export type RouteFileHandlers = Record<'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS', RouteHandler>;
+
+/**
+ * A route file's exports from the handlers it serves: those methods, OPTIONS (the CORS preflight) and the 405 problem
+ * for every other method, so each route file is one line.
+ */
+export function routeFile(...served: MethodHandler[]): RouteFileHandlers {
+  const methods = served.map((handler) => handler.method);
+  const refuse = methodNotAllowed(methods);
+  const handlerFor = (method: HttpMethod): RouteHandler => served.find((handler) => handler.method === method) ?? refuse;
+  return { GET: handlerFor('GET'), POST: handlerFor('POST'), PUT: refuse, PATCH: refuse, DELETE: handlerFor('DELETE'), OPTIONS: corsPreflight(methods) };
 }
 
 /** For a /v1 catch-all route: unknown paths get the problem shape. */
@@ -435,5 +456,5 @@ export function endpointDefiner<C extends ApiContext>(getContext: () => C | Prom
     BS extends z.ZodType | undefined = undefined,
   >(
     definition: EndpointDefinition<C, PS, QS, BS>,
-  ): RouteHandler => routeHandlerOf(serveEndpoint(definition));
+  ): MethodHandler => servingMethod(routeMethod(definition.id), routeHandlerOf(serveEndpoint(definition)));
 }

@@ -90,7 +90,9 @@ export {
   meteringHeaders,
   methodNotAllowed,
   requestIdOf,
+  routeFile,
   routeNotFound,
+  servingMethod,
   SUBMIT_BLOCK_BODY_LIMIT,
 } from './endpoint';
 export type {
@@ -99,7 +101,9 @@ export type {
   EndpointDefinition,
   EndpointResult,
   HandlerInput,
+  MethodHandler,
   RequestOutcome,
+  RouteFileHandlers,
 } from './endpoint';
 export { fromWebRequest, routeHandlerOf, toWebResponse } from './http';
 export type { ApiHandler, ApiRequest, ApiResponse, RouteContext, RouteHandler, RouteParams } from './http';

@@ -1,12 +1,9 @@
-import { ApiError, corsHeaders, problemResponse, requestIdOf } from '@/lib/api';
-import { otherMethods } from '@/lib/runtime/api';
-
-const other = otherMethods('GET');
+import { ApiError, corsHeaders, problemResponse, requestIdOf, routeFile, servingMethod } from '@/lib/api';
 
 export const dynamic = 'force-dynamic';
 
 /** GET /v1/ws without an upgrade (server.mjs hands WebSocket upgrades to lib/stream/ws.ts before Next sees them). */
-export async function GET(request: Request) {
+const serveGet = servingMethod('GET', async (request) => {
   const error = new ApiError({
     status: 426,
     code: 'upgrade_required',
@@ -15,9 +12,6 @@ export async function GET(request: Request) {
     headers: { upgrade: 'websocket' },
   });
   return problemResponse(error, requestIdOf(request), corsHeaders());
-}
-export const OPTIONS = other.OPTIONS;
-export const POST = other.refuse;
-export const PUT = other.refuse;
-export const PATCH = other.refuse;
-export const DELETE = other.refuse;
+});
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeFile(serveGet);

@@ -1,12 +1,6 @@
+import { routeFile } from '@/lib/api';
 import { submitTransactionEndpoint } from '@/lib/api/node-endpoints';
-import { defineEndpoint, otherMethods } from '@/lib/runtime/api';
-
-const other = otherMethods('POST');
+import { defineEndpoint } from '@/lib/runtime/api';
 
 export const dynamic = 'force-dynamic';
-export const POST = defineEndpoint(submitTransactionEndpoint);
-export const OPTIONS = other.OPTIONS;
-export const GET = other.refuse;
-export const PUT = other.refuse;
-export const PATCH = other.refuse;
-export const DELETE = other.refuse;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeFile(defineEndpoint(submitTransactionEndpoint));

@@ -1,12 +1,6 @@
+import { routeFile } from '@/lib/api';
 import { getBlocksByDaaScoreEndpoint } from '@/lib/api/indexed-endpoints';
-import { defineEndpoint, otherMethods } from '@/lib/runtime/api';
-
-const other = otherMethods('GET');
+import { defineEndpoint } from '@/lib/runtime/api';
 
 export const dynamic = 'force-dynamic';
-export const GET = defineEndpoint(getBlocksByDaaScoreEndpoint);
-export const OPTIONS = other.OPTIONS;
-export const POST = other.refuse;
-export const PUT = other.refuse;
-export const PATCH = other.refuse;
-export const DELETE = other.refuse;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeFile(defineEndpoint(getBlocksByDaaScoreEndpoint));
