@@ -65,8 +65,27 @@ export function fromWebRequest(request: Request): ApiRequest {
   };
 }
 
-/** A Next route handler serving `handler`. */
+/**
+ * A path segment as written in the URL, decoded (`kaspa%3Aq…` is the usual spelling of `kaspa:q…`); a malformed escape
+ * is kept as written, for the endpoint's validation to refuse.
+ */
+export function decodeSegment(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A Next route handler serving `handler`. Next hands dynamic segments over as written: they are decoded here, once. */
 export function routeHandlerOf(handler: ApiHandler): RouteHandler {
-  return async (request, routeContext) =>
-    toWebResponse(await handler(fromWebRequest(request), await routeContext.params));
+  return async (request, routeContext) => {
+    const params = Object.fromEntries(
+      Object.entries(await routeContext.params).map(([name, value]) => [
+        name,
+        value === undefined ? undefined : Array.isArray(value) ? value.map(decodeSegment) : decodeSegment(value),
+      ]),
+    );
+    return toWebResponse(await handler(fromWebRequest(request), params));
+  };
 }

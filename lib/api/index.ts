@@ -105,7 +105,7 @@ export type {
   RequestOutcome,
   RouteFileHandlers,
 } from './endpoint';
-export { fromWebRequest, routeHandlerOf, toWebResponse } from './http';
+export { decodeSegment, fromWebRequest, routeHandlerOf, toWebResponse } from './http';
 export type { ApiHandler, ApiRequest, ApiResponse, RouteContext, RouteHandler, RouteParams } from './http';
 export {
   addressString,

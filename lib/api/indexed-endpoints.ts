@@ -160,15 +160,6 @@ export const getTransactionsEndpoint = indexedEndpoint({
   },
 });
 
-/** Next hands dynamic segments over as written in the URL; `kaspa%3Aq…` is the usual spelling of `kaspa:q…`. */
-export function decodeSegment(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
-
 const cursorQuery = {
   starting_after: transactionId.optional(),
   ending_before: transactionId.optional(),
@@ -196,7 +187,7 @@ async function pageWithCursor<Page>(
 
 export const getAddressTransactionsEndpoint = indexedEndpoint({
   id: 'GET /v1/addresses/{address}/transactions',
-  params: z.object({ address: z.string().transform(decodeSegment) }),
+  params: z.object({ address: z.string() }),
   query: z.object({ ...cursorQuery, include_payload: optionalFlag, accepted_only: optionalFlag }),
   async handler({ context, params, query }): Promise<EndpointResult> {
     const address = await checkedAddress(context, params.address);
@@ -239,7 +230,7 @@ export interface AddressSummaryView {
 /** The address's indexed history in figures (an extension); balances are the node's, from getUtxosByAddresses. */
 export const getAddressSummaryEndpoint = indexedEndpoint({
   id: 'GET /v1/addresses/{address}/summary',
-  params: z.object({ address: z.string().transform(decodeSegment) }),
+  params: z.object({ address: z.string() }),
   async handler({ context, params }): Promise<EndpointResult> {
     const address = await checkedAddress(context, params.address);
     const totals = await addressTotals(context.db, address);

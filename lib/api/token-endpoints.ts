@@ -82,14 +82,6 @@ function tokenNotFound(ticker: string): ApiError {
   });
 }
 
-function decodeSegment(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
-
 export const standard = z
   .string()
   .optional()
@@ -97,7 +89,6 @@ export const standard = z
 export const ticker = z
   .string()
   .max(128)
-  .transform(decodeSegment)
   .meta({ description: 'the ticker (4–6 letters, any case), or the ca of an issue-mode token' });
 
 /** The token key a ticker names, or null when it cannot name one. */

@@ -15,7 +15,6 @@ import { TAX_CSV_LAYOUTS, taxCsvFileName, taxCsvHeader, taxCsvLine, type TaxCsvL
 import { taxPage, type TaxExportQuery } from '../wallet/tax-export';
 import { endpointsFor, type EndpointResult } from './endpoint';
 import { ApiError, fromZodError } from './errors';
-import { decodeSegment } from './indexed-endpoints';
 import { addressString, hexString } from './schemas';
 import { exactlyOneSource, resolveWallet, walletSource, type WalletApiContext } from './wallet-endpoints';
 
@@ -132,7 +131,7 @@ export const walletExportEndpoint = exportEndpoint({
 
 export const addressExportEndpoint = exportEndpoint({
   id: 'GET /v1/addresses/{address}/transactions/export',
-  params: z.object({ address: z.string().transform(decodeSegment) }),
+  params: z.object({ address: z.string() }),
   query: z.object({ ...rangeFields, starting_after: cursor.optional(), opening_balance: balance, limit }),
   async handler({ context, params, query }): Promise<EndpointResult> {
     const checked = addressString(await context.addressPrefix()).safeParse(params.address);

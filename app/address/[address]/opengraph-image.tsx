@@ -2,13 +2,14 @@ import { PREVIEW_CONTENT_TYPE, PREVIEW_SIZE, previewImage } from '@/components/b
 import type { NodeUtxoEntry } from '@/lib/api/node-format';
 import { pageV1 } from '@/lib/runtime/page-support';
 import { formatInteger, kasDisplay } from '@/lib/web/format';
+import { decodeSegment } from '@/lib/api/http';
 
 export const alt = 'A Kaspa address on dagboard';
 export const size = PREVIEW_SIZE;
 export const contentType = PREVIEW_CONTENT_TYPE;
 
 export default async function AddressPreview({ params }: { params: Promise<{ address: string }> }) {
-  const address = decodeURIComponent((await params).address);
+  const address = decodeSegment((await params).address);
   const result = await pageV1('POST /v1/rpc/getUtxosByAddresses', { body: { addresses: [address] } });
   if (result.status !== 200) {
     return previewImage({ kind: 'Address', identifier: address, status: { text: 'Invalid address', tone: 'warn' }, facts: [] });

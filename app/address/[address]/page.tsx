@@ -11,6 +11,7 @@ import { callV1 } from '@/lib/runtime/explorer';
 import { shareMetadata } from '@/lib/runtime/page-support';
 import { ADDRESS_HISTORY_PAGE_SIZE, type AddressHistoryPage } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
+import { decodeSegment } from '@/lib/api/http';
 
 export const dynamic = 'force-dynamic';
 
@@ -19,16 +20,8 @@ interface PageProps {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }
 
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
 export async function generateMetadata({ params }: PageProps): Promise<Metadata> {
-  const address = decoded((await params).address);
+  const address = decodeSegment((await params).address);
   return shareMetadata({
     path: pages.address(address),
     title: `Address ${address}`,
@@ -38,7 +31,7 @@ export async function generateMetadata({ params }: PageProps): Promise<Metadata>
 }
 
 export default async function AddressPage({ params, searchParams }: PageProps) {
-  const address = decoded((await params).address);
+  const address = decodeSegment((await params).address);
   const acceptedOnly = (await searchParams).accepted_only === 'true';
   const [history, utxos] = await Promise.all([
     callV1('GET /v1/addresses/{address}/transactions', {

@@ -17,20 +17,13 @@ import {
   type TokenOperationsPage,
 } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
+import { decodeSegment } from '@/lib/api/http';
 
 export const dynamic = 'force-dynamic';
 
 interface Props {
   params: Promise<{ ticker: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
-}
-
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 function loadMetadata(ticker: string) {
@@ -48,7 +41,7 @@ function describe(token: TokenMetadata): string {
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const ticker = decoded((await params).ticker);
+  const ticker = decodeSegment((await params).ticker);
   const metadata = await loadMetadata(ticker);
   if (metadata.status !== 200) return plainMetadata(metadata.status === 404 ? 'Token not found' : 'Token');
   const token = (metadata.body as unknown as { result: TokenMetadata }).result;
@@ -56,7 +49,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function TokenPage({ params, searchParams }: Props) {
-  const ticker = decoded((await params).ticker);
+  const ticker = decodeSegment((await params).ticker);
   if (ticker !== ticker.toLowerCase()) permanentRedirect(pages.token(ticker));
   const view = chartView(await searchParams);
   const activity = { params: { ticker }, query: { limit: TOKEN_ACTIVITY_PAGE_SIZE } };

@@ -1,5 +1,6 @@
 import { respondV1 } from '@/lib/runtime/explorer';
 import { csvExportResponse } from '@/lib/web/csv-export';
+import { decodeSegment } from '@/lib/api/http';
 
 export const dynamic = 'force-dynamic';
 
@@ -7,13 +8,8 @@ type Context = { params: Promise<{ address: string }> };
 
 /** An address's tax CSV (`from`, `to`, `layout` as the /v1 export takes them), streamed page by page. */
 export async function GET(request: Request, context: Context): Promise<Response> {
-  const segment = (await context.params).address;
-  let address = segment;
-  try {
-    address = decodeURIComponent(segment);
-  } catch {
-    // A malformed escape is passed on as written; the /v1 handler answers it with a 400 problem.
-  }
+  // A malformed escape is passed on as written; the /v1 handler answers it with a 400 problem.
+  const address = decodeSegment((await context.params).address);
   const search = new URL(request.url).searchParams;
   const range = {
     from: search.get('from') ?? undefined,
