@@ -5,13 +5,14 @@
  */
 import { z } from 'zod';
 import { AddressError, decodeAddress, type AddressPrefix } from '../kaspa/address';
+import { PAGE_LIMIT } from '../db/reads';
 import { ApiError } from './errors';
 
 export const MAX_ADDRESSES_PER_CALL = 500;
 export const MAX_TRANSACTION_IDS_PER_CALL = 500;
 /** end − start of a DAA-score range (the same bound lib/db's range read enforces). */
 export const MAX_DAA_SCORE_RANGE = 1000n;
-export const PAGE_LIMIT = { min: 1, max: 100, default: 20 } as const;
+export { PAGE_LIMIT };
 
 const HEX = /^[0-9a-fA-F]*$/;
 

@@ -50,7 +50,7 @@ export interface CovenantPage {
 }
 
 export interface CovenantPageQuery {
-  /** 1 … ADDRESS_PAGE_LIMIT.max. */
+  /** PAGE_LIMIT.min … PAGE_LIMIT.max. */
   limit: number;
   /** Forward (less recently active) paging: the last covenant id of the previous page. */
   startingAfter?: Hash;

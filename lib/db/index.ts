@@ -39,7 +39,7 @@ export type {
   VirtualChainChange,
 } from './records';
 export {
-  ADDRESS_PAGE_LIMIT,
+  PAGE_LIMIT,
   MAX_DAA_SCORE_RANGE,
   UnknownCursorError,
   getAddressTransactions,

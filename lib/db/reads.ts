@@ -17,7 +17,8 @@ import type {
 
 const PREPARED: QueryOptions = { prepared: true };
 
-export const ADDRESS_PAGE_LIMIT = { default: 20, max: 100 } as const;
+/** Items per page of every keyset-paged list, the API's `limit` (lib/api/schemas.ts) included. */
+export const PAGE_LIMIT = { min: 1, max: 100, default: 20 } as const;
 export const MAX_DAA_SCORE_RANGE = 1000n;
 
 export class UnknownCursorError extends Error {
@@ -223,7 +224,7 @@ export async function getTransaction(
 
 /** Keyset paging over a history table: newest first by (block time, transaction id), the cursor a transaction id. */
 export interface HistoryPageQuery {
-  /** 1 … ADDRESS_PAGE_LIMIT.max. */
+  /** PAGE_LIMIT.min … PAGE_LIMIT.max. */
   limit: number;
   /** Forward (older) paging: the last transaction id of the previous page. */
   startingAfter?: Hash;
@@ -247,8 +248,8 @@ export function pageDirection(query: { limit: number; startingAfter?: Hash; endi
   order: 'ASC' | 'DESC';
 } {
   const { limit, startingAfter, endingBefore } = query;
-  if (!Number.isInteger(limit) || limit < 1 || limit > ADDRESS_PAGE_LIMIT.max) {
-    throw new RangeError(`limit must be an integer from 1 to ${ADDRESS_PAGE_LIMIT.max}`);
+  if (!Number.isInteger(limit) || limit < PAGE_LIMIT.min || limit > PAGE_LIMIT.max) {
+    throw new RangeError(`limit must be an integer from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}`);
   }
   if (startingAfter && endingBefore) throw new RangeError('starting_after and ending_before are exclusive');
   const backward = endingBefore !== undefined;

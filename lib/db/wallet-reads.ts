@@ -55,7 +55,7 @@ export async function addressActivity(db: Queryable, addresses: readonly string[
 
 export interface WalletPageQuery {
   addresses: readonly string[];
-  /** 1 … ADDRESS_PAGE_LIMIT.max. */
+  /** PAGE_LIMIT.min … PAGE_LIMIT.max. */
   limit: number;
   startingAfter?: Hash;
   endingBefore?: Hash;
