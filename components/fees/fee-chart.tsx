@@ -1,7 +1,9 @@
 'use client';
 
-import { useEffect, useRef } from 'react';
+import type { IChartApi, ISeriesApi, Time } from 'lightweight-charts';
 import type { FeeSample } from '@/lib/web/live-types';
+import { chartTime, themeOptions, type ChartPalette } from '../charts/chart-theme';
+import { useChart } from '../charts/use-chart';
 
 const SERIES = [
   { key: 'priority', label: 'Priority', color: '#0f766e' },
@@ -9,49 +11,26 @@ const SERIES = [
   { key: 'low', label: 'Low', color: '#a16207' },
 ] as const;
 
-/** Fee-rate history as lines (lightweight-charts, loaded only on this page). */
+interface ChartParts {
+  chart: IChartApi;
+  lines: ISeriesApi<'Line'>[];
+}
+
+function build({ createChart, LineSeries }: typeof import('lightweight-charts'), element: HTMLElement): ChartParts {
+  const chart = createChart(element, { autoSize: true, timeScale: { timeVisible: true, secondsVisible: false } });
+  return { chart, lines: SERIES.map((series) => chart.addSeries(LineSeries, { color: series.color, lineWidth: 2, title: series.label })) };
+}
+
+function apply(parts: ChartParts, samples: readonly FeeSample[], palette: ChartPalette): void {
+  parts.chart.applyOptions(themeOptions(palette));
+  SERIES.forEach((series, index) => {
+    parts.lines[index]?.setData(samples.map((sample) => ({ time: chartTime(sample.time) as Time, value: sample[series.key] })));
+  });
+}
+
+/** Fee-rate history as lines (lightweight-charts, loaded only on this page), in the current theme. */
 export function FeeChart({ samples }: { samples: FeeSample[] }) {
-  const container = useRef<HTMLDivElement>(null);
-  const update = useRef<((samples: FeeSample[]) => void) | null>(null);
-  const samplesRef = useRef(samples);
-
-  useEffect(() => {
-    let disposed = false;
-    let remove: (() => void) | undefined;
-    void import('lightweight-charts').then(({ createChart, LineSeries }) => {
-      const element = container.current;
-      if (disposed || element === null) return;
-      const dark = document.documentElement.classList.contains('dark');
-      const chart = createChart(element, {
-        autoSize: true,
-        layout: { background: { color: 'transparent' }, textColor: dark ? '#cbd5e1' : '#334155' },
-        grid: { vertLines: { visible: false }, horzLines: { color: dark ? '#1e293b' : '#e2e8f0' } },
-        timeScale: { timeVisible: true, secondsVisible: false },
-      });
-      const lines = SERIES.map((series) => ({
-        key: series.key,
-        line: chart.addSeries(LineSeries, { color: series.color, lineWidth: 2, title: series.label }),
-      }));
-      update.current = (next) => {
-        for (const { key, line } of lines) {
-          line.setData(next.map((sample) => ({ time: Math.floor(sample.time / 1000) as never, value: sample[key] })));
-        }
-      };
-      update.current(samplesRef.current);
-      remove = () => chart.remove();
-    });
-    return () => {
-      disposed = true;
-      update.current = null;
-      remove?.();
-    };
-  }, []);
-
-  useEffect(() => {
-    samplesRef.current = samples;
-    update.current?.(samples);
-  }, [samples]);
-
+  const container = useChart(build, apply, samples);
   return (
     <figure aria-label="Fee rate history">
       <div ref={container} className="h-64 w-full" data-testid="fee-chart" />

@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { IChartApi, ISeriesApi, MouseEventParams, Time } from 'lightweight-charts';
 import type { TokenCandle } from '@/lib/web/resources';
-import { chartTime, themeOptions, useChartPalette, type ChartPalette } from './chart-theme';
+import { chartTime, themeOptions, useChartPalette, type ChartPalette } from '../charts/chart-theme';
 import type { ChartCurrency } from './chart-view';
 import { kasText, pricePrecision, priceText, usdText } from './token-format';
 
@@ -93,6 +93,8 @@ export function CandleChart({
     latest.current = { points, palette };
   }, [points, palette]);
 
+  // Its own mount effect rather than useChart: it follows the crosshair for the legend, and fits the time scale only
+  // when the range changes, so a reader's zoom survives the live updates of one range.
   useEffect(() => {
     let disposed = false;
     let remove: (() => void) | undefined;

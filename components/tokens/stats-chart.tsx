@@ -2,8 +2,8 @@
 
 import type { IChartApi, ISeriesApi, Time } from 'lightweight-charts';
 import type { TokenStatsItem } from '@/lib/web/resources';
-import { chartTime, themeOptions, useChartPalette, type ChartPalette } from './chart-theme';
-import { useChart } from './use-chart';
+import { chartTime, themeOptions, useChartPalette, type ChartPalette } from '../charts/chart-theme';
+import { useChart } from '../charts/use-chart';
 
 const LINES = [
   { key: 'h', label: 'Holders', color: 'holders', scale: 'left' },

@@ -8,8 +8,8 @@ import { absoluteTime } from '@/lib/web/format';
 import { fetchResource } from '@/lib/web/queries';
 import { resourceKey, resources, type WalletRequest } from '@/lib/web/resources';
 import type { WalletTransactionView } from '@/lib/api/wallet-endpoints';
-import { themeOptions, type ChartPalette } from '../tokens/chart-theme';
-import { useChart } from '../tokens/use-chart';
+import { themeOptions, type ChartPalette } from '../charts/chart-theme';
+import { useChart } from '../charts/use-chart';
 import { ErrorState, Skeleton } from '../ui';
 
 /** The chart walks the newest CHART_PAGES × 100 transactions (1 RU a page); older history is left to the table. */

@@ -2,7 +2,7 @@
 
 import { useSyncExternalStore } from 'react';
 
-/** Colors of the token charts per theme; the site's theme is the `.dark` class on <html> (components/theme-toggle). */
+/** Colors of the charts (tokens, fees, the wallet's balance) per theme; the site's theme is the `.dark` class on <html> (components/theme-toggle). */
 export interface ChartPalette {
   text: string;
   grid: string;
