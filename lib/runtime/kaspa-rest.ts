@@ -7,7 +7,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { createIndexStats } from '../kaspa-rest/stats';
-import { devnetWalletNames, readNamesFile, type AddressName } from '../kaspa-rest/names';
+import { devnetWalletNames } from '../devnet/wallet-names';
+import { readNamesFile, type AddressName } from '../kaspa-rest/names';
 import { createKaspaRestHandler, type KaspaRestContext, type KaspaRestHandler } from '../kaspa-rest/server';
 import { clientIpOf } from './explorer-path';
 import { getRuntime, type Runtime } from './index';

@@ -1,11 +1,9 @@
 /**
- * What both transports share: parsing topics, address filters and cursors (every refusal an ApiError in the one
- * problem shape), and the wire form of events.
+ * What both transports share: parsing cursors (every refusal an ApiError in the one problem shape; topics and
+ * addresses are lib/api's event filters, which webhooks take too), and the wire form of events.
  */
 import { ApiError } from '../api/errors';
-import { addressString } from '../api/schemas';
-import { STREAM_TOPICS, type StreamEvent, type StreamTopic } from '../db';
-import type { AddressPrefix } from '../kaspa/address';
+import type { StreamEvent, StreamTopic } from '../db';
 import type { StreamFilter } from './hub';
 
 const CURSOR = /^(0|[1-9]\d{0,18})$/;
@@ -17,29 +15,6 @@ export function parseCursor(text: string, path: string): bigint {
     throw ApiError.invalidRequest(`${path} must be an event id (a decimal integer)`, [{ path, message: 'must be an event id (a decimal integer)' }]);
   }
   return BigInt(trimmed);
-}
-
-export function parseTopics(values: readonly string[], path: string): StreamTopic[] {
-  const unknown = values.filter((value) => !(STREAM_TOPICS as readonly string[]).includes(value));
-  if (unknown.length > 0) {
-    const message = `unknown topic${unknown.length > 1 ? 's' : ''} ${unknown.map((topic) => `"${topic}"`).join(', ')}; topics are ${STREAM_TOPICS.join(', ')}`;
-    throw ApiError.invalidRequest(message, [{ path, message }]);
-  }
-  if (values.length === 0) {
-    const message = `at least one topic is required (${STREAM_TOPICS.join(', ')})`;
-    throw ApiError.invalidRequest(message, [{ path, message }]);
-  }
-  return [...new Set(values)] as StreamTopic[];
-}
-
-export function parseAddresses(values: readonly string[], path: string, network: AddressPrefix, max: number): string[] {
-  if (values.length > max) throw ApiError.limitExceeded(path, `at most ${max} addresses per subscription`);
-  const schema = addressString(network);
-  values.forEach((value, index) => {
-    const result = schema.safeParse(value);
-    if (!result.success) throw ApiError.invalidAddress(`${path}[${index}]`, result.error.issues[0]?.message ?? 'not an address');
-  });
-  return [...new Set(values)];
 }
 
 export function filterOf(topics: readonly StreamTopic[], addresses: readonly string[] | null): StreamFilter {

@@ -17,7 +17,8 @@ import { ApiError, problemBody, problemResponse, toApiError } from '../api/error
 import { API_KEY_HEADER } from '../api/keys';
 import type { StreamEvent } from '../db';
 import type { StreamFilter } from './hub';
-import { filterOf, listParameter, parseAddresses, parseCursor, parseTopics, streamQuery } from './protocol';
+import { parseAddresses, parseTopics } from '../api/event-filters';
+import { filterOf, listParameter, parseCursor, streamQuery } from './protocol';
 import { nextDelivery, resyncBody, type Admission, type StreamService } from './service';
 
 const ROUTE = 'GET /v1/stream';

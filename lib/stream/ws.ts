@@ -27,7 +27,8 @@ import { API_KEY_HEADER } from '../api/keys';
 import { STREAM_TOPICS, type StreamEvent, type StreamTopic } from '../db';
 import type { StreamFilter, Subscription } from './hub';
 import { matches } from './hub';
-import { filterOf, parseAddresses, parseCursor, streamQuery } from './protocol';
+import { parseAddresses } from '../api/event-filters';
+import { filterOf, parseCursor, streamQuery } from './protocol';
 import { nextDelivery, resyncBody, type Admission, type Resync, type StreamService } from './service';
 
 export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;

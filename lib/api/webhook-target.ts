@@ -7,7 +7,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import { ApiError } from '../api/errors';
+import { ApiError } from './errors';
 
 const PRIVATE = new BlockList();
 for (const [network, prefix] of [
