@@ -7,6 +7,7 @@
 import { ZodError } from 'zod';
 import { RpcError } from '../rpc/errors';
 import { toWebResponse, type ApiResponse } from './http';
+import { PROBLEM_CODES, type ProblemCode } from './problem-codes';
 
 export interface FieldError {
   /** Where the problem is: `path.hash`, `query.limit`, `body.addresses[3]`, `header.x-api-key`. */
@@ -34,9 +35,8 @@ export function problemType(code: string): string {
 }
 
 export interface ApiErrorInit {
-  status: number;
-  code: string;
-  title: string;
+  /** Fixes the status and title (PROBLEM_CODES). */
+  code: ProblemCode;
   detail: string;
   errors?: FieldError[];
   /** Extra response headers the problem needs (Retry-After, Allow). */
@@ -45,7 +45,7 @@ export interface ApiErrorInit {
 
 export class ApiError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ProblemCode;
   readonly title: string;
   readonly detail: string;
   readonly errors: FieldError[];
@@ -54,28 +54,26 @@ export class ApiError extends Error {
   constructor(init: ApiErrorInit) {
     super(init.detail);
     this.name = 'ApiError';
-    this.status = init.status;
+    this.status = PROBLEM_CODES[init.code].status;
     this.code = init.code;
-    this.title = init.title;
+    this.title = PROBLEM_CODES[init.code].title;
     this.detail = init.detail;
     this.errors = init.errors ?? [];
     this.headers = init.headers ?? {};
   }
 
   static invalidRequest(detail: string, errors: FieldError[] = []): ApiError {
-    return new ApiError({ status: 400, code: 'invalid_request', title: 'Invalid request', detail, errors });
+    return new ApiError({ code: 'invalid_request', detail, errors });
   }
 
   static invalidJson(detail: string): ApiError {
-    return new ApiError({ status: 400, code: 'invalid_json', title: 'Malformed JSON body', detail });
+    return new ApiError({ code: 'invalid_json', detail });
   }
 
   static invalidHex(path: string, expected: string): ApiError {
     const message = `must be ${expected} as lowercase or uppercase hexadecimal`;
     return new ApiError({
-      status: 400,
       code: 'invalid_hex',
-      title: 'Invalid hexadecimal value',
       detail: `${path} ${message}`,
       errors: [{ path, message }],
     });
@@ -83,9 +81,7 @@ export class ApiError extends Error {
 
   static invalidAddress(path: string, reason: string): ApiError {
     return new ApiError({
-      status: 400,
       code: 'invalid_address',
-      title: 'Invalid address',
       detail: `${path} is not a valid address: ${reason}`,
       errors: [{ path, message: reason }],
     });
@@ -94,9 +90,7 @@ export class ApiError extends Error {
   static conflictingCursors(startingAfter = 'query.starting_after', endingBefore = 'query.ending_before'): ApiError {
     const message = `${startingAfter.split('.').at(-1)} and ${endingBefore.split('.').at(-1)} must not be used together`;
     return new ApiError({
-      status: 400,
       code: 'conflicting_cursors',
-      title: 'Conflicting paging cursors',
       detail: message,
       errors: [
         { path: startingAfter, message },
@@ -108,9 +102,7 @@ export class ApiError extends Error {
   static limitOutOfRange(min: number, max: number): ApiError {
     const message = `must be an integer from ${min} to ${max}`;
     return new ApiError({
-      status: 400,
       code: 'limit_out_of_range',
-      title: 'Page size out of range',
       detail: `limit ${message}`,
       errors: [{ path: 'query.limit', message }],
     });
@@ -119,9 +111,7 @@ export class ApiError extends Error {
   static unknownCursor(path: string): ApiError {
     const message = 'is not a transaction of this address';
     return new ApiError({
-      status: 400,
       code: 'unknown_cursor',
-      title: 'Unknown paging cursor',
       detail: `${path} ${message}`,
       errors: [{ path, message }],
     });
@@ -129,9 +119,7 @@ export class ApiError extends Error {
 
   static unknownQueryParameters(names: readonly string[]): ApiError {
     return new ApiError({
-      status: 400,
       code: 'unknown_query_parameter',
-      title: 'Unknown query parameter',
       detail: `unknown query parameter${names.length > 1 ? 's' : ''}: ${names.join(', ')}`,
       errors: names.map((name) => ({ path: `query.${name}`, message: 'is not a parameter of this endpoint' })),
     });
@@ -139,9 +127,7 @@ export class ApiError extends Error {
 
   static apiKeyInQuery(name: string): ApiError {
     return new ApiError({
-      status: 400,
       code: 'api_key_in_query',
-      title: 'API key in the URL',
       detail: 'send the API key in the x-api-key header only; a key that appeared in a URL should be rotated',
       errors: [{ path: `query.${name}`, message: 'API keys are accepted only in the x-api-key header' }],
     });
@@ -150,9 +136,7 @@ export class ApiError extends Error {
   /** A request beyond one of the documented per-call limits (array sizes, DAA-score range width). */
   static limitExceeded(path: string, limitDescription: string): ApiError {
     return new ApiError({
-      status: 400,
       code: 'limit_exceeded',
-      title: 'Request limit exceeded',
       detail: `${path}: ${limitDescription}`,
       errors: [{ path, message: limitDescription }],
     });
@@ -160,18 +144,14 @@ export class ApiError extends Error {
 
   static missingApiKey(): ApiError {
     return new ApiError({
-      status: 401,
       code: 'missing_api_key',
-      title: 'Missing API key',
       detail: 'this endpoint requires an API key in the x-api-key header',
     });
   }
 
   static invalidApiKey(): ApiError {
     return new ApiError({
-      status: 401,
       code: 'invalid_api_key',
-      title: 'Invalid API key',
       detail: 'the API key in the x-api-key header is not known',
     });
   }
@@ -179,24 +159,20 @@ export class ApiError extends Error {
   /** GET /metrics with METRICS_TOKEN set: a missing or wrong bearer token. */
   static invalidMetricsToken(): ApiError {
     return new ApiError({
-      status: 401,
       code: 'invalid_metrics_token',
-      title: 'Invalid metrics token',
       detail: 'GET /metrics requires the METRICS_TOKEN in an Authorization: Bearer header',
     });
   }
 
   static disabledApiKey(): ApiError {
     return new ApiError({
-      status: 403,
       code: 'api_key_disabled',
-      title: 'API key disabled',
       detail: 'the API key in the x-api-key header has been disabled',
     });
   }
 
   static blockNotFound(hash: string): ApiError {
-    return notFound('block_not_found', 'Block not found', `no block with hash ${hash}`);
+    return notFound('block_not_found', `no block with hash ${hash}`);
   }
 
   /** `retainedFrom`: the index's retention bound, when history below it was deleted (the id may have been there). */
@@ -205,30 +181,28 @@ export class ApiError extends Error {
       ? `; the index keeps history from DAA score ${retainedFrom.daaScore} (block time ` +
         `${new Date(Number(retainedFrom.time)).toISOString()}) and deleted older transactions under its retention policy`
       : '';
-    return notFound('transaction_not_found', 'Transaction not found', `no transaction with id ${id}${retention}`);
+    return notFound('transaction_not_found', `no transaction with id ${id}${retention}`);
   }
 
   static covenantNotFound(id: string): ApiError {
-    return notFound('covenant_not_found', 'Covenant not found', `no covenant with id ${id} in the index`);
+    return notFound('covenant_not_found', `no covenant with id ${id} in the index`);
   }
 
   static mempoolEntryNotFound(id: string): ApiError {
-    return notFound('mempool_entry_not_found', 'Mempool entry not found', `no mempool entry for transaction ${id}`);
+    return notFound('mempool_entry_not_found', `no mempool entry for transaction ${id}`);
   }
 
   static demoWalletNotFound(): ApiError {
-    return notFound('demo_wallet_not_found', 'No demo wallet', 'only the embedded devnet has a demo wallet');
+    return notFound('demo_wallet_not_found', 'only the embedded devnet has a demo wallet');
   }
 
   static routeNotFound(path: string): ApiError {
-    return notFound('route_not_found', 'No such endpoint', `no endpoint at ${path}`);
+    return notFound('route_not_found', `no endpoint at ${path}`);
   }
 
   static methodNotAllowed(method: string, allowed: readonly string[]): ApiError {
     return new ApiError({
-      status: 405,
       code: 'method_not_allowed',
-      title: 'Method not allowed',
       detail: `${method} is not allowed here; allowed: ${allowed.join(', ')}`,
       headers: { allow: allowed.join(', ') },
     });
@@ -236,18 +210,14 @@ export class ApiError extends Error {
 
   static bodyTooLarge(limitBytes: number): ApiError {
     return new ApiError({
-      status: 413,
       code: 'body_too_large',
-      title: 'Request body too large',
       detail: `the request body exceeds the limit of ${limitBytes} bytes`,
     });
   }
 
   static unsupportedMediaType(received: string | null): ApiError {
     return new ApiError({
-      status: 415,
       code: 'unsupported_media_type',
-      title: 'Unsupported media type',
       detail: `the request body must be application/json${received === null ? '' : `, not ${received}`}`,
       errors: [{ path: 'header.content-type', message: 'must be application/json' }],
     });
@@ -255,9 +225,7 @@ export class ApiError extends Error {
 
   static rateLimited(retryAfterSeconds: number, ruPerSecond: string): ApiError {
     return new ApiError({
-      status: 429,
       code: 'rate_limited',
-      title: 'Rate limit exceeded',
       detail: `this key may spend ${ruPerSecond} RU per second; retry after ${retryAfterSeconds} s`,
       headers: { 'retry-after': String(retryAfterSeconds) },
     });
@@ -265,9 +233,7 @@ export class ApiError extends Error {
 
   static clientRateLimited(retryAfterSeconds: number, ruPerSecond: string): ApiError {
     return new ApiError({
-      status: 429,
       code: 'rate_limited',
-      title: 'Rate limit exceeded',
       detail: `the explorer serves each client ${ruPerSecond} RU per second; retry after ${retryAfterSeconds} s`,
       headers: { 'retry-after': String(retryAfterSeconds) },
     });
@@ -275,44 +241,36 @@ export class ApiError extends Error {
 
   static allowanceExhausted(ruPerMonth: string, resetsAt: Date): ApiError {
     return new ApiError({
-      status: 402,
       code: 'allowance_exhausted',
-      title: 'Monthly RU allowance exhausted',
       detail: `this key's allowance of ${ruPerMonth} RU for the month is spent; it renews at ${resetsAt.toISOString()}`,
     });
   }
 
   static transactionRejected(reason: string): ApiError {
     return new ApiError({
-      status: 400,
       code: 'transaction_rejected',
-      title: 'Transaction rejected by the node',
       detail: reason,
     });
   }
 
   static blockRejected(reason: string): ApiError {
-    return new ApiError({ status: 400, code: 'block_rejected', title: 'Block rejected by the node', detail: reason });
+    return new ApiError({ code: 'block_rejected', detail: reason });
   }
 
   static nodeRejected(reason: string): ApiError {
-    return new ApiError({ status: 400, code: 'node_rejected', title: 'Request rejected by the node', detail: reason });
+    return new ApiError({ code: 'node_rejected', detail: reason });
   }
 
   static nodeProtocolError(): ApiError {
     return new ApiError({
-      status: 502,
       code: 'node_protocol_error',
-      title: 'Bad answer from the node',
       detail: 'the node answered with a message this service could not understand',
     });
   }
 
   static nodeUnreachable(): ApiError {
     return new ApiError({
-      status: 503,
       code: 'node_unreachable',
-      title: 'Node unreachable',
       detail: 'the Kaspa node is not reachable; try again shortly',
       headers: { 'retry-after': '5' },
     });
@@ -320,9 +278,7 @@ export class ApiError extends Error {
 
   static nodeNotSynced(): ApiError {
     return new ApiError({
-      status: 503,
       code: 'node_not_synced',
-      title: 'Node not synced',
       detail: 'the Kaspa node is still synchronising; try again later',
       headers: { 'retry-after': '30' },
     });
@@ -330,25 +286,21 @@ export class ApiError extends Error {
 
   static nodeTimeout(): ApiError {
     return new ApiError({
-      status: 504,
       code: 'node_timeout',
-      title: 'Node timeout',
       detail: 'the Kaspa node did not answer in time',
     });
   }
 
   static internal(): ApiError {
     return new ApiError({
-      status: 500,
       code: 'internal_error',
-      title: 'Internal error',
       detail: 'an unexpected error occurred; quote the request id when reporting it',
     });
   }
 }
 
-function notFound(code: string, title: string, detail: string): ApiError {
-  return new ApiError({ status: 404, code, title, detail });
+function notFound(code: ProblemCode, detail: string): ApiError {
+  return new ApiError({ code, detail });
 }
 
 /** `['addresses', 3, 'x']` → `body.addresses[3].x`. */
@@ -361,19 +313,13 @@ export function formatIssuePath(location: string, path: readonly PropertyKey[]):
 }
 
 /** Codes a schema may attach to a custom zod issue through `params: { apiCode }` (see schemas.ts). */
-const ZOD_ISSUE_TITLES: Record<string, string> = {
-  invalid_request: 'Invalid request',
-  invalid_hex: 'Invalid hexadecimal value',
-  invalid_address: 'Invalid address',
-  limit_out_of_range: 'Page size out of range',
-  limit_exceeded: 'Request limit exceeded',
-};
+const ZOD_ISSUE_CODES: ReadonlySet<string> = new Set<ProblemCode>(['invalid_request', 'invalid_hex', 'invalid_address', 'limit_out_of_range', 'limit_exceeded']);
 
-function issueCode(issue: ZodError['issues'][number]): string {
+function issueCode(issue: ZodError['issues'][number]): ProblemCode {
   if (issue.code === 'too_big' && issue.origin === 'array') return 'limit_exceeded';
   if (issue.code === 'custom') {
     const apiCode: unknown = issue.params?.apiCode;
-    if (typeof apiCode === 'string' && apiCode in ZOD_ISSUE_TITLES) return apiCode;
+    if (typeof apiCode === 'string' && ZOD_ISSUE_CODES.has(apiCode)) return apiCode as ProblemCode;
   }
   return 'invalid_request';
 }
@@ -388,7 +334,7 @@ export function fromZodError(location: string, error: ZodError): ApiError {
   const detail = errors.map((entry) => `${entry.path}: ${entry.message}`).join('; ') || 'invalid request';
   const codes = new Set(error.issues.map(issueCode));
   const code = codes.size === 1 ? [...codes][0]! : 'invalid_request';
-  return new ApiError({ status: 400, code, title: ZOD_ISSUE_TITLES[code] ?? 'Invalid request', detail, errors });
+  return new ApiError({ code, detail, errors });
 }
 
 /** What a rejected RPC call means for the client, per RPC method. */

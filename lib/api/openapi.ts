@@ -93,21 +93,15 @@ export const PROBLEM_EXAMPLES = {
   demo_wallet_not_found: ApiError.demoWalletNotFound(),
   route_not_found: ApiError.routeNotFound('/v1/tokens/brc20/NACHO/metadata'),
   token_not_found: new ApiError({
-    status: 404,
     code: 'token_not_found',
-    title: 'Token not found',
     detail: 'no token with ticker NACHO',
   }),
   webhook_not_found: new ApiError({
-    status: 404,
     code: 'webhook_not_found',
-    title: 'Webhook not found',
     detail: 'this key has no webhook wh_Q2hvb3NlIGEgcmVjZWl2ZX',
   }),
   invalid_webhook_url: new ApiError({
-    status: 400,
     code: 'invalid_webhook_url',
-    title: 'Webhook URL refused',
     detail: 'body.url resolves to 10.0.0.7, a private, loopback or reserved address; webhooks deliver to public hosts only',
     errors: [{ path: 'body.url', message: 'resolves to 10.0.0.7, a private, loopback or reserved address; webhooks deliver to public hosts only' }],
   }),

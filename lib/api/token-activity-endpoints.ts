@@ -47,9 +47,7 @@ const opScoreCursor = z
 function unknownHolder(): ApiError {
   const message = 'is not an address holding this token';
   return new ApiError({
-    status: 400,
     code: 'unknown_cursor',
-    title: 'Unknown paging cursor',
     detail: `query.starting_after ${message}`,
     errors: [{ path: 'query.starting_after', message }],
   });

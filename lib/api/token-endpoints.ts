@@ -75,9 +75,7 @@ const SHORT: CachePolicy = { kind: 'short', maxAgeSeconds: 1 };
 
 function tokenNotFound(ticker: string): ApiError {
   return new ApiError({
-    status: 404,
     code: 'token_not_found',
-    title: 'Token not found',
     detail: `no token with ticker ${ticker}`,
   });
 }

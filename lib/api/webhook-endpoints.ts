@@ -100,7 +100,7 @@ export function deliveryView(delivery: DeliveryRecord): z.infer<typeof deliveryR
 }
 
 export function webhookNotFound(id: string): ApiError {
-  return new ApiError({ status: 404, code: 'webhook_not_found', title: 'Webhook not found', detail: `this key has no webhook ${id}` });
+  return new ApiError({ code: 'webhook_not_found', detail: `this key has no webhook ${id}` });
 }
 
 function keyIdOf(key: { id: string } | undefined): string {

@@ -57,9 +57,7 @@ export const resolveHost: Resolve = async (host) => (await lookup(host, { all: t
 
 function refused(message: string): ApiError {
   return new ApiError({
-    status: 400,
     code: 'invalid_webhook_url',
-    title: 'Webhook URL refused',
     detail: `body.url ${message}`,
     errors: [{ path: 'body.url', message }],
   });

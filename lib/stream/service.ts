@@ -128,9 +128,7 @@ export function createStreamService(options: {
 
 export function streamLimit(max: number): ApiError {
   return new ApiError({
-    status: 429,
     code: 'stream_limit',
-    title: 'Too many open streams',
     detail: `this key may hold ${max} open streams on this instance; close one first`,
   });
 }

@@ -5,9 +5,7 @@ export const dynamic = 'force-dynamic';
 /** GET /v1/ws without an upgrade (server.mjs hands WebSocket upgrades to lib/stream/ws.ts before Next sees them). */
 const serveGet = servingMethod('GET', async (request) => {
   const error = new ApiError({
-    status: 426,
     code: 'upgrade_required',
-    title: 'WebSocket upgrade required',
     detail: 'GET /v1/ws speaks WebSocket: open it with a WebSocket client (Upgrade: websocket) and the x-api-key header',
     headers: { upgrade: 'websocket' },
   });
