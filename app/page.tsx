@@ -2,8 +2,9 @@ import type { Metadata } from 'next';
 import { Dashboard } from '@/components/dashboard/dashboard';
 import type { NodeDagInfo, NodeFeeEstimate } from '@/lib/api/node-format';
 import { getRuntime } from '@/lib/runtime';
-import { callV1 } from '@/lib/runtime/explorer';
+import { pageResource } from '@/lib/runtime/page-support';
 import type { LiveSnapshot } from '@/lib/web/live-types';
+import { resources } from '@/lib/web/resources';
 
 export const dynamic = 'force-dynamic';
 
@@ -18,13 +19,13 @@ const FIRST_PAINT_BLOCKS = 12;
 const FRESH_SAMPLE_MS = 3_000;
 
 async function dagInfoFromApi(): Promise<NodeDagInfo | null> {
-  const { status, body } = await callV1('GET /v1/rpc/getBlockDagInfo');
-  return status === 200 ? (body as unknown as NodeDagInfo) : null;
+  const result = await pageResource(resources.dagInfo);
+  return result.ok ? result.body : null;
 }
 
 async function feesFromApi(): Promise<NodeFeeEstimate | null> {
-  const { status, body } = await callV1('GET /v1/rpc/getFeeEstimate');
-  return status === 200 ? (body as unknown as { estimate: NodeFeeEstimate }).estimate : null;
+  const result = await pageResource(resources.feeEstimate);
+  return result.ok ? result.body.estimate : null;
 }
 
 /** First paint from the live hub's latest samples when fresh, else from /v1 (the hub has just started). */

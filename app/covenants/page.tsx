@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { CovenantList } from '@/components/covenant/covenant-list';
 import { ShowApiCall } from '@/components/show-api-call';
-import { pageV1, shareMetadata } from '@/lib/runtime/page-support';
-import { COVENANT_LIST_PAGE_SIZE, resources, type CovenantListPage } from '@/lib/web/resources';
+import { pageResource, shareMetadata } from '@/lib/runtime/page-support';
+import { COVENANT_LIST_PAGE_SIZE, resources } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
 
 export const dynamic = 'force-dynamic';
@@ -16,7 +16,7 @@ export function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function CovenantsPage() {
-  const first = await pageV1(resources.covenants.route, { query: { limit: COVENANT_LIST_PAGE_SIZE } });
+  const first = await pageResource(resources.covenants, { query: { limit: COVENANT_LIST_PAGE_SIZE } });
   return (
     <main className="mx-auto max-w-7xl space-y-4 px-4 py-6">
       <div className="flex flex-wrap items-center gap-2">
@@ -30,7 +30,7 @@ export default async function CovenantsPage() {
         spends them must bind its new outputs to the same id, as the spent output&apos;s script allows, so the outputs form
         a lineage. A covenant is active while an output bound to it is unspent and ended once none is.
       </p>
-      <CovenantList initialPage={first.status === 200 ? (first.body as unknown as CovenantListPage) : null} />
+      <CovenantList initialPage={first.ok ? first.body : null} />
     </main>
   );
 }

@@ -1,8 +1,7 @@
 import type { Metadata } from 'next';
 import { FeesView } from '@/components/fees/fees-view';
-import type { NodeFeeEstimate } from '@/lib/api/node-format';
-import { callV1 } from '@/lib/runtime/explorer';
-import { shareMetadata } from '@/lib/runtime/page-support';
+import { pageResource, shareMetadata } from '@/lib/runtime/page-support';
+import { resources } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
 
 export const dynamic = 'force-dynamic';
@@ -16,8 +15,8 @@ export function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function FeesPage() {
-  const result = await callV1('GET /v1/rpc/getFeeEstimate');
-  const initial = result.status === 200 ? (result.body as unknown as { estimate: NodeFeeEstimate }).estimate : null;
+  const result = await pageResource(resources.feeEstimate);
+  const initial = result.ok ? result.body.estimate : null;
   return (
     <main className="mx-auto max-w-7xl space-y-4 px-4 py-6">
       <h1 className="text-xl font-semibold">Fees</h1>

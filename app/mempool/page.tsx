@@ -1,9 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { MempoolView } from '@/components/mempool/mempool-view';
-import type { NodeMempoolEntry } from '@/lib/api/node-format';
-import { callV1 } from '@/lib/runtime/explorer';
-import { requestTime, shareMetadata } from '@/lib/runtime/page-support';
+import { pageResource, requestTime, shareMetadata } from '@/lib/runtime/page-support';
+import { resources } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
 
 export const dynamic = 'force-dynamic';
@@ -17,8 +16,8 @@ export function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function MempoolPage() {
-  const result = await callV1('GET /v1/rpc/getMempoolEntries', { query: { includeOrphanPool: true, filterTransactionPool: false } });
-  const initial = result.status === 200 ? (result.body as unknown as { mempoolEntries: NodeMempoolEntry[] }).mempoolEntries : null;
+  const result = await pageResource(resources.mempoolEntries, { query: { includeOrphanPool: true, filterTransactionPool: false } });
+  const initial = result.ok ? result.body.mempoolEntries : null;
   return (
     <main className="mx-auto max-w-7xl space-y-4 px-4 py-6">
       <div className="flex flex-wrap items-baseline gap-2">

@@ -3,11 +3,11 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { getRuntime } from '@/lib/runtime';
-import { pageV1, shareMetadata } from '@/lib/runtime/page-support';
+import { pageResource, shareMetadata } from '@/lib/runtime/page-support';
 import { V1_HANDLERS } from '@/lib/runtime/v1-handlers';
 import { formatInteger } from '@/lib/web/format';
 import { pages } from '@/lib/web/urls';
-import { resources, type CovenantDetail } from '@/lib/web/resources';
+import { resources } from '@/lib/web/resources';
 import { classifyQuery, entitiesText, networkName, type HashEntity, type QueryKind } from './search-rules';
 
 interface Props {
@@ -16,7 +16,6 @@ interface Props {
 
 /** A DAA score opens the range this wide around it. */
 const DAA_RANGE_WIDTH = 100n;
-const TOKEN_METADATA_ROUTE = 'GET /v1/tokens/tk20/{ticker}/metadata' as const;
 const LINK = 'text-teal-700 hover:underline dark:text-teal-400';
 
 function queryOf(search: Record<string, string | string[] | undefined>): string {
@@ -45,31 +44,30 @@ interface Match {
 
 async function hashMatches(hash: string): Promise<Match[]> {
   const [indexed, block, covenant] = await Promise.all([
-    pageV1('GET /v1/transactions/{id}', { params: { id: hash } }),
-    pageV1('POST /v1/rpc/getBlock', { body: { hash, includeTransactions: false } }),
-    pageV1(resources.covenant.route, { params: { covenantId: hash } }),
+    pageResource(resources.transaction, { params: { id: hash } }),
+    pageResource(resources.block, { body: { hash, includeTransactions: false } }),
+    pageResource(resources.covenant, { params: { covenantId: hash } }),
   ]);
-  let transaction = indexed.status === 200;
+  let transaction = indexed.ok;
   if (!transaction && indexed.status === 404) {
-    const pending = await pageV1('POST /v1/rpc/getMempoolEntry', {
+    const pending = await pageResource(resources.mempoolEntry, {
       body: { transactionId: hash, includeOrphanPool: true, filterTransactionPool: false },
     });
-    transaction = pending.status === 200;
+    transaction = pending.ok;
   }
   const matches: Match[] = [];
   if (transaction) matches.push({ entity: 'transaction', href: pages.transaction(hash), label: 'Transaction', detail: hash });
-  if (block.status === 200) matches.push({ entity: 'block', href: pages.block(hash), label: 'Block', detail: hash });
-  if (covenant.status === 200) {
-    const { state } = (covenant.body as unknown as { covenant: CovenantDetail }).covenant;
+  if (block.ok) matches.push({ entity: 'block', href: pages.block(hash), label: 'Block', detail: hash });
+  if (covenant.ok) {
+    const { state } = covenant.body.covenant;
     matches.push({ entity: 'covenant', href: pages.covenant(hash), label: `Covenant (${state})`, detail: hash });
   }
   return matches;
 }
 
 async function tokenExists(ticker: string): Promise<boolean> {
-  if (V1_HANDLERS[TOKEN_METADATA_ROUTE] === undefined) return false;
-  const result = await pageV1(TOKEN_METADATA_ROUTE, { params: { ticker } });
-  return result.status === 200;
+  if (V1_HANDLERS[resources.tokenMetadata.route] === undefined) return false;
+  return (await pageResource(resources.tokenMetadata, { params: { ticker } })).ok;
 }
 
 function Notice({ heading, children }: { heading: string; children: ReactNode }) {

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { TokenList } from '@/components/tokens/token-list';
-import { pageV1, shareMetadata } from '@/lib/runtime/page-support';
-import { TOKEN_LIST_PAGE_SIZE, type TokenListPage } from '@/lib/web/resources';
+import { pageResource, shareMetadata } from '@/lib/runtime/page-support';
+import { resources, TOKEN_LIST_PAGE_SIZE } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
 
 export const dynamic = 'force-dynamic';
@@ -15,7 +15,7 @@ export function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function TokensPage() {
-  const first = await pageV1('GET /v1/tokens/tk20', { query: { limit: TOKEN_LIST_PAGE_SIZE } });
+  const first = await pageResource(resources.tokens, { query: { limit: TOKEN_LIST_PAGE_SIZE } });
   return (
     <main className="mx-auto max-w-7xl space-y-4 px-4 py-6">
       <h1 className="text-xl font-semibold">KRC-20 tokens</h1>
@@ -23,7 +23,7 @@ export default async function TokensPage() {
         Tokens deployed with KRC-20 inscriptions, indexed from accepted transactions. Prices come from filled trades
         (the last fill, in KAS per whole token); 24 h change compares it with the last fill before the past 24 hours.
       </p>
-      <TokenList initialPage={first.status === 200 ? (first.body as unknown as TokenListPage) : null} />
+      <TokenList initialPage={first.ok ? first.body : null} />
     </main>
   );
 }

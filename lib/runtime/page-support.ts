@@ -1,5 +1,7 @@
 /**
  * Server-side support for the explorer's pages (server components, metadata and preview images):
+ *   - `pageResource`: `pageV1` for a resource of lib/web/resources.ts, the registry the browser's queries use, its
+ *     answer typed as the resource's result when it is a 200.
  *   - `pageV1`: `callV1` deduplicated per request (generateMetadata and the page share one call) and patient with the
  *     server key's per-second budget: a 429 waits for the next one-second window, a bounded number of times.
  *   - `shareMetadata`: canonical URL, OpenGraph (with og:url) and Twitter title/description, absolute against the origin
@@ -12,6 +14,8 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { cache } from 'react';
 import type { RouteId } from '../api/costs';
+import type { JsonValue } from '../rpc/json';
+import type { AnyResource, ResourceCall, ResultOf } from '../web/resources';
 import { callV1 } from './explorer';
 import type { V1Call, V1Result } from './explorer-path';
 
@@ -40,6 +44,15 @@ export const requestTime = cache((): number => Date.now());
 /** A /v1 call for a page, shared by everything rendering the same request. Bodies must be plain JSON. */
 export function pageV1(route: RouteId, call: V1Call = {}): Promise<V1Result> {
   return cachedCall(route, JSON.stringify(call));
+}
+
+/** A resource's answer: its result when the call succeeded, the problem body (or other JSON) when it did not. */
+export type ResourceResult<R extends AnyResource> = { ok: true; status: number; body: ResultOf<R> } | { ok: false; status: number; body: JsonValue };
+
+/** A typed /v1 read for a page; the one place where a JSON answer becomes a resource's result type. */
+export async function pageResource<R extends AnyResource>(resource: R, call: ResourceCall<R> = {}): Promise<ResourceResult<R>> {
+  const result = await pageV1(resource.route, call as V1Call);
+  return result.status === 200 ? { ok: true, status: result.status, body: result.body as ResultOf<R> } : { ok: false, ...result };
 }
 
 /** `proto://host` from X-Forwarded-Proto/Host when a proxy set them, else the Host header. */

@@ -1,7 +1,7 @@
 import { PREVIEW_CONTENT_TYPE, PREVIEW_SIZE, previewImage } from '@/components/block/preview-image';
-import type { NodeUtxoEntry } from '@/lib/api/node-format';
-import { pageV1 } from '@/lib/runtime/page-support';
+import { pageResource } from '@/lib/runtime/page-support';
 import { formatInteger, kasDisplay } from '@/lib/web/format';
+import { resources } from '@/lib/web/resources';
 import { decodeSegment } from '@/lib/api/http';
 
 export const alt = 'A Kaspa address on dagboard';
@@ -10,11 +10,11 @@ export const contentType = PREVIEW_CONTENT_TYPE;
 
 export default async function AddressPreview({ params }: { params: Promise<{ address: string }> }) {
   const address = decodeSegment((await params).address);
-  const result = await pageV1('POST /v1/rpc/getUtxosByAddresses', { body: { addresses: [address] } });
-  if (result.status !== 200) {
+  const result = await pageResource(resources.utxos, { body: { addresses: [address] } });
+  if (!result.ok) {
     return previewImage({ kind: 'Address', identifier: address, status: { text: 'Invalid address', tone: 'warn' }, facts: [] });
   }
-  const { entries } = result.body as unknown as { entries: NodeUtxoEntry[] };
+  const { entries } = result.body;
   const balance = entries.reduce((sum, entry) => sum + BigInt(entry.amount), 0n);
   return previewImage({
     kind: 'Address',

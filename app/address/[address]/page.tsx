@@ -6,10 +6,8 @@ import { AddressHistory } from '@/components/address/address-history';
 import { AddressQr } from '@/components/address/address-qr';
 import { ShowApiCall } from '@/components/show-api-call';
 import { CopyButton, ErrorState } from '@/components/ui';
-import type { NodeUtxoEntry } from '@/lib/api/node-format';
-import { callV1 } from '@/lib/runtime/explorer';
-import { shareMetadata } from '@/lib/runtime/page-support';
-import { ADDRESS_HISTORY_PAGE_SIZE, type AddressHistoryPage } from '@/lib/web/resources';
+import { pageResource, shareMetadata } from '@/lib/runtime/page-support';
+import { ADDRESS_HISTORY_PAGE_SIZE, resources } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
 import { decodeSegment } from '@/lib/api/http';
 
@@ -34,16 +32,16 @@ export default async function AddressPage({ params, searchParams }: PageProps) {
   const address = decodeSegment((await params).address);
   const acceptedOnly = (await searchParams).accepted_only === 'true';
   const [history, utxos] = await Promise.all([
-    callV1('GET /v1/addresses/{address}/transactions', {
+    pageResource(resources.addressHistory, {
       params: { address },
       query: { limit: ADDRESS_HISTORY_PAGE_SIZE, accepted_only: acceptedOnly || undefined },
     }),
-    callV1('POST /v1/rpc/getUtxosByAddresses', { body: { addresses: [address] } }),
+    pageResource(resources.utxos, { body: { addresses: [address] } }),
   ]);
 
   // Not an address of this network: the branded 404 (Next's pages can answer 404, not 400).
   if (history.status === 400 || history.status === 404) notFound();
-  if (history.status !== 200) {
+  if (!history.ok) {
     const problem = history.body as { title?: string; detail?: string };
     return (
       <main className="mx-auto max-w-7xl px-4 py-6">
@@ -89,7 +87,7 @@ export default async function AddressPage({ params, searchParams }: PageProps) {
       </header>
       <AddressBalance
         address={address}
-        initialUtxos={utxos.status === 200 ? (utxos.body as unknown as { entries: NodeUtxoEntry[] }).entries : null}
+        initialUtxos={utxos.ok ? utxos.body.entries : null}
       />
       <section aria-labelledby="history-heading">
         <h2 id="history-heading" className="mb-3 text-lg font-semibold">
@@ -99,7 +97,7 @@ export default async function AddressPage({ params, searchParams }: PageProps) {
           key={String(acceptedOnly)}
           address={address}
           acceptedOnly={acceptedOnly}
-          initialPage={history.body as unknown as AddressHistoryPage}
+          initialPage={history.body}
         />
       </section>
     </main>

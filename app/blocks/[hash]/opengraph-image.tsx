@@ -1,7 +1,7 @@
 import { PREVIEW_CONTENT_TYPE, PREVIEW_SIZE, previewImage } from '@/components/block/preview-image';
-import type { NodeBlock } from '@/lib/api/node-format';
-import { pageV1 } from '@/lib/runtime/page-support';
+import { pageResource } from '@/lib/runtime/page-support';
 import { formatInteger } from '@/lib/web/format';
+import { resources } from '@/lib/web/resources';
 
 export const alt = 'A Kaspa block on dagboard';
 export const size = PREVIEW_SIZE;
@@ -9,11 +9,11 @@ export const contentType = PREVIEW_CONTENT_TYPE;
 
 export default async function BlockPreview({ params }: { params: Promise<{ hash: string }> }) {
   const { hash } = await params;
-  const result = await pageV1('POST /v1/rpc/getBlock', { body: { hash, includeTransactions: true } });
-  if (result.status !== 200) {
+  const result = await pageResource(resources.block, { body: { hash, includeTransactions: true } });
+  if (!result.ok) {
     return previewImage({ kind: 'Block', identifier: hash, status: { text: result.status === 404 ? 'Not found' : 'Invalid hash', tone: 'warn' }, facts: [] });
   }
-  const { block } = result.body as unknown as { block: NodeBlock };
+  const { block } = result.body;
   const chain = block.verboseData?.isChainBlock === true;
   return previewImage({
     kind: 'Block',

@@ -2,28 +2,27 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { BlockDetails } from '@/components/block/block-details';
 import { problemText, RequestProblem } from '@/components/block/request-problem';
-import { pageV1, plainMetadata, shareMetadata } from '@/lib/runtime/page-support';
+import { pageResource, plainMetadata, shareMetadata } from '@/lib/runtime/page-support';
 import { blockMiner } from '@/lib/web/block-miner';
-import type { resources, ResultOf } from '@/lib/web/resources';
+import { resources } from '@/lib/web/resources';
 import { counted, formatInteger, shortHash } from '@/lib/web/format';
 import { pages } from '@/lib/web/urls';
 
-type BlockResult = ResultOf<typeof resources.block>;
 interface Props {
   params: Promise<{ hash: string }>;
 }
 
 function loadBlock(hash: string) {
-  return pageV1('POST /v1/rpc/getBlock', { body: { hash, includeTransactions: true } });
+  return pageResource(resources.block, { body: { hash, includeTransactions: true } });
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { hash } = await params;
   const result = await loadBlock(hash);
-  if (result.status !== 200) {
+  if (!result.ok) {
     return plainMetadata(result.status === 404 ? 'Block not found' : result.status === 400 ? 'Invalid block hash' : 'Block');
   }
-  const { block } = result.body as unknown as BlockResult;
+  const { block } = result.body;
   const chain = block.verboseData?.isChainBlock ? 'chain block' : 'block off the selected chain';
   return shareMetadata({
     path: pages.block(hash),
@@ -40,7 +39,7 @@ export default async function BlockPage({ params }: Props) {
   const result = await loadBlock(hash);
   // A malformed hash names no block either (Next's pages can answer 404, not 400).
   if (result.status === 404 || result.status === 400) notFound();
-  if (result.status !== 200) {
+  if (!result.ok) {
     return (
       <RequestProblem
         heading={result.status === 400 ? 'Invalid block hash' : 'Could not load the block'}
@@ -51,6 +50,6 @@ export default async function BlockPage({ params }: Props) {
       </RequestProblem>
     );
   }
-  const initialData = result.body as unknown as BlockResult;
+  const initialData = result.body;
   return <BlockDetails hash={hash} initialData={initialData} miner={blockMiner(initialData.block)} />;
 }

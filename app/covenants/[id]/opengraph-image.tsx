@@ -1,7 +1,7 @@
 import { PREVIEW_CONTENT_TYPE, PREVIEW_SIZE, previewImage } from '@/components/block/preview-image';
-import { pageV1 } from '@/lib/runtime/page-support';
+import { pageResource } from '@/lib/runtime/page-support';
 import { formatInteger, kasDisplay } from '@/lib/web/format';
-import { resources, type CovenantDetail } from '@/lib/web/resources';
+import { resources } from '@/lib/web/resources';
 
 export const alt = 'A Kaspa covenant on dagboard';
 export const size = PREVIEW_SIZE;
@@ -9,11 +9,11 @@ export const contentType = PREVIEW_CONTENT_TYPE;
 
 export default async function CovenantPreview({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const result = await pageV1(resources.covenant.route, { params: { covenantId: id } });
-  if (result.status !== 200) {
+  const result = await pageResource(resources.covenant, { params: { covenantId: id } });
+  if (!result.ok) {
     return previewImage({ kind: 'Covenant', identifier: id, status: { text: result.status === 404 ? 'Not found' : 'Invalid id', tone: 'warn' }, facts: [] });
   }
-  const { covenant } = result.body as unknown as { covenant: CovenantDetail };
+  const { covenant } = result.body;
   return previewImage({
     kind: 'Covenant',
     identifier: id,

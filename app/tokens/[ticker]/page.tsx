@@ -7,15 +7,8 @@ import { percentText, tokenAmount } from '@/components/tokens/token-format';
 import { TokenIcon } from '@/components/tokens/token-icon';
 import { TokenOverview } from '@/components/tokens/token-overview';
 import { ErrorState } from '@/components/ui';
-import { pageV1, plainMetadata, shareMetadata } from '@/lib/runtime/page-support';
-import {
-  TOKEN_ACTIVITY_PAGE_SIZE,
-  type TokenChart,
-  type TokenFillsPage,
-  type TokenHoldersPage,
-  type TokenMetadata,
-  type TokenOperationsPage,
-} from '@/lib/web/resources';
+import { pageResource, plainMetadata, shareMetadata } from '@/lib/runtime/page-support';
+import { resources, TOKEN_ACTIVITY_PAGE_SIZE, type TokenMetadata } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
 import { decodeSegment } from '@/lib/api/http';
 
@@ -27,7 +20,7 @@ interface Props {
 }
 
 function loadMetadata(ticker: string) {
-  return pageV1('GET /v1/tokens/tk20/{ticker}/metadata', { params: { ticker } });
+  return pageResource(resources.tokenMetadata, { params: { ticker } });
 }
 
 function describe(token: TokenMetadata): string {
@@ -43,8 +36,8 @@ function describe(token: TokenMetadata): string {
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const ticker = decodeSegment((await params).ticker);
   const metadata = await loadMetadata(ticker);
-  if (metadata.status !== 200) return plainMetadata(metadata.status === 404 ? 'Token not found' : 'Token');
-  const token = (metadata.body as unknown as { result: TokenMetadata }).result;
+  if (!metadata.ok) return plainMetadata(metadata.status === 404 ? 'Token not found' : 'Token');
+  const token = metadata.body.result;
   return shareMetadata({ path: pages.token(token.ticker), title: `${token.ticker} (KRC-20)`, description: describe(token) });
 }
 
@@ -55,14 +48,14 @@ export default async function TokenPage({ params, searchParams }: Props) {
   const activity = { params: { ticker }, query: { limit: TOKEN_ACTIVITY_PAGE_SIZE } };
   const [metadata, candles, stats, holders, operations, fills] = await Promise.all([
     loadMetadata(ticker),
-    pageV1('GET /v1/tokens/tk20/{ticker}/chart', { params: { ticker }, query: { type: 'candles', interval: view.interval } }),
-    pageV1('GET /v1/tokens/tk20/{ticker}/chart', { params: { ticker }, query: { type: 'stats', interval: view.interval } }),
-    pageV1('GET /v1/tokens/tk20/{ticker}/holders', activity),
-    pageV1('GET /v1/tokens/tk20/{ticker}/operations', activity),
-    pageV1('GET /v1/tokens/tk20/{ticker}/fills', activity),
+    pageResource(resources.tokenChart, { params: { ticker }, query: { type: 'candles', interval: view.interval } }),
+    pageResource(resources.tokenChart, { params: { ticker }, query: { type: 'stats', interval: view.interval } }),
+    pageResource(resources.tokenHolders, activity),
+    pageResource(resources.tokenOperations, activity),
+    pageResource(resources.tokenFills, activity),
   ]);
   if (metadata.status === 404) notFound();
-  if (metadata.status !== 200) {
+  if (!metadata.ok) {
     const problem = metadata.body as { title?: string; detail?: string };
     return (
       <main className="mx-auto max-w-7xl px-4 py-6">
@@ -71,7 +64,7 @@ export default async function TokenPage({ params, searchParams }: Props) {
       </main>
     );
   }
-  const token = (metadata.body as unknown as { result: TokenMetadata }).result;
+  const token = metadata.body.result;
   return (
     <main className="mx-auto max-w-7xl space-y-6 px-4 py-6">
       <header className="flex items-center gap-3">
@@ -88,15 +81,15 @@ export default async function TokenPage({ params, searchParams }: Props) {
         ticker={ticker}
         initialInterval={view.interval}
         initialCurrency={view.currency}
-        initialCandles={candles.status === 200 ? (candles.body as unknown as TokenChart) : null}
-        initialStats={stats.status === 200 ? (stats.body as unknown as TokenChart) : null}
+        initialCandles={candles.ok ? candles.body : null}
+        initialStats={stats.ok ? stats.body : null}
       />
       <TokenActivity
         ticker={ticker}
         initial={token}
-        initialHolders={holders.status === 200 ? (holders.body as unknown as TokenHoldersPage) : undefined}
-        initialOperations={operations.status === 200 ? (operations.body as unknown as TokenOperationsPage) : undefined}
-        initialFills={fills.status === 200 ? (fills.body as unknown as TokenFillsPage) : undefined}
+        initialHolders={holders.ok ? holders.body : undefined}
+        initialOperations={operations.ok ? operations.body : undefined}
+        initialFills={fills.ok ? fills.body : undefined}
       />
     </main>
   );

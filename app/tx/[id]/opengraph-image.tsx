@@ -1,8 +1,7 @@
 import { PREVIEW_CONTENT_TYPE, PREVIEW_SIZE, previewImage } from '@/components/block/preview-image';
-import type { IndexedTransactionView } from '@/lib/api/indexed-format';
-import type { NodeMempoolEntry } from '@/lib/api/node-format';
-import { pageV1 } from '@/lib/runtime/page-support';
+import { pageResource } from '@/lib/runtime/page-support';
 import { counted, formatInteger, kasDisplay } from '@/lib/web/format';
+import { resources } from '@/lib/web/resources';
 
 export const alt = 'A Kaspa transaction on dagboard';
 export const size = PREVIEW_SIZE;
@@ -10,9 +9,9 @@ export const contentType = PREVIEW_CONTENT_TYPE;
 
 export default async function TransactionPreview({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const indexed = await pageV1('GET /v1/transactions/{id}', { params: { id }, query: { include_payload: true } });
-  if (indexed.status === 200) {
-    const { transaction } = indexed.body as unknown as { transaction: IndexedTransactionView };
+  const indexed = await pageResource(resources.transaction, { params: { id }, query: { include_payload: true } });
+  if (indexed.ok) {
+    const { transaction } = indexed.body;
     const moved = transaction.outputs.reduce((sum, output) => sum + BigInt(output.amount), 0n);
     return previewImage({
       kind: 'Transaction',
@@ -28,11 +27,11 @@ export default async function TransactionPreview({ params }: { params: Promise<{
       ],
     });
   }
-  const pending = await pageV1('POST /v1/rpc/getMempoolEntry', {
+  const pending = await pageResource(resources.mempoolEntry, {
     body: { transactionId: id, includeOrphanPool: true, filterTransactionPool: false },
   });
-  if (pending.status === 200) {
-    const { mempoolEntry } = pending.body as unknown as { mempoolEntry: NodeMempoolEntry };
+  if (pending.ok) {
+    const { mempoolEntry } = pending.body;
     return previewImage({
       kind: 'Transaction',
       identifier: id,

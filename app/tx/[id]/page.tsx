@@ -4,26 +4,24 @@ import { problemText, RequestProblem } from '@/components/block/request-problem'
 import { decodeKrc20Operation } from '@/components/transaction/krc20-operation';
 import { PendingTransaction } from '@/components/transaction/pending-transaction';
 import { TransactionDetails } from '@/components/transaction/transaction-details';
-import type { NodeMempoolEntry } from '@/lib/api/node-format';
 import { getRuntime } from '@/lib/runtime';
-import { pageV1, plainMetadata, shareMetadata } from '@/lib/runtime/page-support';
+import { pageResource, plainMetadata, shareMetadata } from '@/lib/runtime/page-support';
 import { counted, kasDisplay, shortHash } from '@/lib/web/format';
-import type { resources, ResultOf } from '@/lib/web/resources';
+import { resources } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
 
-type TransactionResult = ResultOf<typeof resources.transaction>;
 interface Props {
   params: Promise<{ id: string }>;
 }
 
 /** The indexed transaction, or the mempool entry when the indexer has not seen it yet. */
 async function loadTransaction(id: string) {
-  const indexed = await pageV1('GET /v1/transactions/{id}', { params: { id }, query: { include_payload: true } });
+  const indexed = await pageResource(resources.transaction, { params: { id }, query: { include_payload: true } });
   if (indexed.status !== 404) return { indexed, pending: null };
-  const mempool = await pageV1('POST /v1/rpc/getMempoolEntry', {
+  const mempool = await pageResource(resources.mempoolEntry, {
     body: { transactionId: id, includeOrphanPool: true, filterTransactionPool: false },
   });
-  const pending = mempool.status === 200 ? (mempool.body as unknown as { mempoolEntry: NodeMempoolEntry }).mempoolEntry : null;
+  const pending = mempool.ok ? mempool.body.mempoolEntry : null;
   return { indexed, pending };
 }
 
@@ -35,8 +33,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { id } = await params;
   const { indexed, pending } = await loadTransaction(id);
   const title = `Transaction ${shortHash(id)}`;
-  if (indexed.status === 200) {
-    const { transaction } = indexed.body as unknown as TransactionResult;
+  if (indexed.ok) {
+    const { transaction } = indexed.body;
     const status = transaction.isAccepted ? `accepted, ${counted(transaction.confirmations, 'confirmation')}` : 'not accepted yet';
     return shareMetadata({
       path: pages.transaction(id),
@@ -62,8 +60,8 @@ export default async function TransactionPage({ params }: Props) {
   const { id } = await params;
   const { indexed, pending } = await loadTransaction(id);
   const prefix = await (await getRuntime()).api.context.addressPrefix();
-  if (indexed.status === 200) {
-    const initialData = indexed.body as unknown as TransactionResult;
+  if (indexed.ok) {
+    const initialData = indexed.body;
     const { transaction } = initialData;
     const krc20 = decodeKrc20Operation(
       {

@@ -4,14 +4,12 @@ import { problemText, RequestProblem } from '@/components/block/request-problem'
 import { DaaRangeView, type TimeJump } from '@/components/daa/daa-range-view';
 import { timeToDaaScore } from '@/components/daa/time-to-daa';
 import { MAX_DAA_SCORE_RANGE } from '@/lib/api/schemas';
-import type { NodeDagInfo } from '@/lib/api/node-format';
 import { getRuntime } from '@/lib/runtime';
-import { pageV1, plainMetadata, shareMetadata } from '@/lib/runtime/page-support';
+import { pageResource, plainMetadata, shareMetadata } from '@/lib/runtime/page-support';
 import { formatInteger } from '@/lib/web/format';
-import type { resources, ResultOf } from '@/lib/web/resources';
+import { resources } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
 
-type RangeResult = ResultOf<typeof resources.daaRange>;
 type Search = Record<string, string | string[] | undefined>;
 interface Props {
   params: Promise<{ start: string; end: string }>;
@@ -47,9 +45,9 @@ function parseTime(text: string): number | null {
 
 async function resolveTime(time: number) {
   const runtime = await getRuntime();
-  const info = await pageV1('GET /v1/rpc/getBlockDagInfo');
-  if (info.status !== 200) return null;
-  const { virtualDaaScore } = info.body as unknown as NodeDagInfo;
+  const info = await pageResource(resources.dagInfo);
+  if (!info.ok) return null;
+  const { virtualDaaScore } = info.body;
   return timeToDaaScore({
     time,
     virtualDaaScore: BigInt(virtualDaaScore),
@@ -57,12 +55,12 @@ async function resolveTime(time: number) {
     blocksPerSecond: runtime.env.DEVNET_BLOCKS_PER_SECOND,
     halfWidth: TIME_LOOKUP_HALF_WIDTH,
     blocksBetween: async (start, end) => {
-      const result = await pageV1('GET /v1/blocks/daa-score/{daa_score_start}/{daa_score_end}', {
+      const result = await pageResource(resources.daaRange, {
         params: { daa_score_start: start.toString(), daa_score_end: end.toString() },
         query: { chain_blocks_only: true },
       });
-      if (result.status !== 200) return [];
-      return (result.body as unknown as RangeResult).blocks.map((block) => ({
+      if (!result.ok) return [];
+      return result.body.blocks.map((block) => ({
         daaScore: BigInt(block.daaScore),
         timestamp: Date.parse(block.timestamp),
       }));
@@ -141,8 +139,8 @@ export default async function DaaRangePage({ params, searchParams }: Props) {
     params: { daa_score_start: start, daa_score_end: end },
     query: { chain_blocks_only: !all, include_transactions: true },
   };
-  const result = await pageV1('GET /v1/blocks/daa-score/{daa_score_start}/{daa_score_end}', call);
-  if (result.status !== 200) {
+  const result = await pageResource(resources.daaRange, call);
+  if (!result.ok) {
     const tooWide = result.status === 400 && BigInt(end) - BigInt(start) > MAX_DAA_SCORE_RANGE;
     return (
       <RequestProblem
@@ -168,7 +166,7 @@ export default async function DaaRangePage({ params, searchParams }: Props) {
       maxWidth={MAX_DAA_SCORE_RANGE.toString()}
       timeJump={timeJump}
       blocksPerSecond={(await getRuntime()).env.DEVNET_BLOCKS_PER_SECOND}
-      initialData={result.body as unknown as RangeResult}
+      initialData={result.body}
     />
   );
 }
