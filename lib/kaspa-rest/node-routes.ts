@@ -11,10 +11,10 @@ import { transactionMass } from '../kaspa/mass';
 import type { UtxoEntry } from '../kaspa/types';
 import { RpcRejectedError } from '../rpc/errors';
 import { RestError } from './errors';
-import type { RestRoute } from './routes';
+import { HASH_PATTERN } from './route-support';
+import type { RestRoute } from './route-types';
 import { readSubmitTx, submitTxToRpc, submitTxToTransaction } from './submit-model';
 
-const HASH_PATTERN = '^[a-f0-9]{64}$';
 const COINBASE_SUBNETWORK = '0100000000000000000000000000000000000000';
 
 /** The node's answer, or the reason it refused; other failures (unreachable, timeout) propagate as 5xx. */

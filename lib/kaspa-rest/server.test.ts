@@ -4,7 +4,7 @@ import { addressOf, hashOf, payToAddressOutput, syntheticBlock, syntheticTransac
 import { testBackends, type TestDatabase } from '../db/test-support/test-databases';
 import { KASPA_REST_ROUTE_COSTS } from '../api/costs';
 import { bytesToHex, compareBytes } from '../kaspa/bytes';
-import { pythonIsoFormat } from './routes';
+import { pythonIsoFormat } from './route-support';
 import { harness, NOW, UTXO_SCRIPT } from './test-support/rest-harness';
 
 const HOUR = 3_600_000;

@@ -26,7 +26,8 @@ import {
 import { KASPA_REST_ROUTE_COSTS, type KaspaRestRouteId } from '../api/costs';
 import { JsonParseError, parseJson, stringifyJson } from '../rpc/json';
 import { Parameters, RestError, validationError } from './errors';
-import { KASPA_REST_ROUTES, type KaspaRestData, type RestResult, type RestRoute } from './routes';
+import type { KaspaRestData, RestResult, RestRoute } from './route-types';
+import { KASPA_REST_ROUTES } from './routes';
 
 /** kaspa-rest-server's LimitUploadSize. */
 export const BODY_LIMIT = 200_000;
