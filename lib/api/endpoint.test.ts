@@ -13,7 +13,7 @@ import {
   servingMethod,
   type ApiContext,
 } from './endpoint';
-import type { RouteHandler } from './http';
+import { routeHandlerOf, type RouteHandler } from './http';
 import { createApiKey, createMemoryKeyStore, type ApiKeyLimits } from './keys';
 import { createMemoryMeter, createRedisMeter } from './metering';
 import { usageReport } from './usage';
@@ -360,6 +360,18 @@ describe('the API key', () => {
 });
 
 describe('HTTP plumbing', () => {
+  it("a route file's handler decodes its path segments once, and takes a route without any (Next passes no params)", async () => {
+    const seen: unknown[] = [];
+    const handler = routeHandlerOf(async (_request, params) => {
+      seen.push(params);
+      return { status: 204, headers: {}, body: null };
+    });
+    await handler(new Request('http://localhost/v1/a/kaspa%3Aqq'), { params: Promise.resolve({ address: 'kaspa%3Aqq', bad: '%E0%A4%A' }) });
+    await handler(new Request('http://localhost/v1/usage'), undefined as never);
+    await handler(new Request('http://localhost/v1/usage'), { params: Promise.resolve(undefined) } as never);
+    expect(seen).toEqual([{ address: 'kaspa:qq', bad: '%E0%A4%A' }, {}, {}]);
+  });
+
   it("a route file's exports: the served methods, a preflight naming them, the 405 problem for every other", async () => {
     const served = servingMethod('GET', async () => new Response('served'));
     const route = routeFile(served);

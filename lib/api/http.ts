@@ -80,8 +80,9 @@ export function decodeSegment(text: string): string {
 /** A Next route handler serving `handler`. Next hands dynamic segments over as written: they are decoded here, once. */
 export function routeHandlerOf(handler: ApiHandler): RouteHandler {
   return async (request, routeContext) => {
+    // A route without dynamic segments may get no params at all.
     const params = Object.fromEntries(
-      Object.entries(await routeContext.params).map(([name, value]) => [
+      Object.entries((await routeContext?.params) ?? {}).map(([name, value]) => [
         name,
         value === undefined ? undefined : Array.isArray(value) ? value.map(decodeSegment) : decodeSegment(value),
       ]),
