@@ -4,7 +4,7 @@ import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { getRuntime } from '@/lib/runtime';
 import { pageResource, shareMetadata } from '@/lib/runtime/page-support';
-import { V1_HANDLERS } from '@/lib/runtime/v1-handlers';
+import { V1_API_HANDLERS } from '@/lib/runtime/v1-handlers';
 import { formatInteger } from '@/lib/web/format';
 import { pages } from '@/lib/web/urls';
 import { resources } from '@/lib/web/resources';
@@ -66,7 +66,7 @@ async function hashMatches(hash: string): Promise<Match[]> {
 }
 
 async function tokenExists(ticker: string): Promise<boolean> {
-  if (V1_HANDLERS[resources.tokenMetadata.route] === undefined) return false;
+  if (V1_API_HANDLERS[resources.tokenMetadata.route] === undefined) return false;
   return (await pageResource(resources.tokenMetadata, { params: { ticker } })).ok;
 }
 

@@ -1,21 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryMeter, type RouteHandler } from '../api';
+import { createMemoryMeter, type ApiHandler } from '../api';
 import { clientIpOf, createExplorerPath } from './explorer-path';
 
 const SERVER_KEY = 'dgb_server_key_for_tests';
 
 /** Echoes what the /v1 handler received, so the test sees exactly what the explorer path forwards. */
-const echo: RouteHandler = async (request, context) =>
-  Response.json(
-    {
-      url: request.url,
+const echo: ApiHandler = async (request, params) => {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of request.body ?? []) chunks.push(chunk);
+  return {
+    status: 200,
+    headers: { 'content-type': 'application/json', 'x-ru-remaining': '999', 'ratelimit-limit': '1000', 'x-request-cost-ru': '1' },
+    body: JSON.stringify({
+      url: `http://explorer.internal${request.target}`,
       method: request.method,
-      key: request.headers.get('x-api-key'),
-      params: await context.params,
-      body: request.method === 'POST' ? await request.json() : null,
-    },
-    { headers: { 'x-ru-remaining': '999', 'ratelimit-limit': '1000', 'x-request-cost-ru': '1' } },
-  );
+      key: request.header('x-api-key'),
+      params,
+      body: request.method === 'POST' ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : null,
+    }),
+  };
+};
 
 function explorerPath(now = { value: 1_700_000_000_000 }) {
   return createExplorerPath({

@@ -12,13 +12,15 @@ import {
   API_KEY_HEADER,
   costOf,
   formatRu,
+  fromWebRequest,
   MILLI_RU_PER_RU,
   problemResponse,
   requestIdOf,
   routeMethod,
   secondsUntil,
+  toWebResponse,
+  type ApiHandler,
   type Meter,
-  type RouteHandler,
   type RouteId,
 } from '../api';
 import { matchRoutePath, routesForMethod } from '../api/router';
@@ -43,7 +45,8 @@ export interface V1Result {
 }
 
 export interface ExplorerPathOptions {
-  handlers: Partial<Record<RouteId, RouteHandler>>;
+  /** The endpoints' own handlers, given the path parameters as they are (decoded), not Next's route adapters. */
+  handlers: Partial<Record<RouteId, ApiHandler>>;
   serverApiKey: string;
   meter: Meter;
   /** Epoch milliseconds. */
@@ -73,7 +76,7 @@ export function createExplorerPath(options: ExplorerPathOptions): ExplorerPath {
     milliRuPerMonth: UNLIMITED_MONTH,
   };
 
-  function handlerFor(route: RouteId): RouteHandler {
+  function handlerFor(route: RouteId): ApiHandler {
     const handler = handlers[route];
     if (handler === undefined) throw new Error(`no handler for ${route}`);
     return handler;
@@ -90,7 +93,7 @@ export function createExplorerPath(options: ExplorerPathOptions): ExplorerPath {
       body: init.body ?? null,
       ...(init.body ? { duplex: 'half' } : {}),
     } as RequestInit);
-    const response = await handlerFor(route)(request, { params: Promise.resolve(init.params) });
+    const response = toWebResponse(await handlerFor(route)(fromWebRequest(request), init.params));
     for (const header of SERVER_KEY_BUDGET_HEADERS) response.headers.delete(header);
     return response;
   }

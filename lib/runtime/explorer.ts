@@ -5,15 +5,15 @@
 import type { RouteId } from '../api';
 import { createExplorerPath, type ExplorerPath, type V1Call, type V1Result } from './explorer-path';
 import { getRuntime } from './index';
-import { V1_HANDLERS } from './v1-handlers';
+import { V1_API_HANDLERS } from './v1-handlers';
 
 /**
  * Webhooks belong to the key that made them: under the shared server key every visitor would see, create and delete
  * the same ones, so the explorer path does not serve them.
  */
 const EXPLORER_HANDLERS = Object.fromEntries(
-  Object.entries(V1_HANDLERS).filter(([route]) => !route.includes(' /v1/webhooks')),
-) as typeof V1_HANDLERS;
+  Object.entries(V1_API_HANDLERS).filter(([route]) => !route.includes(' /v1/webhooks')),
+) as typeof V1_API_HANDLERS;
 
 const EXPLORER_PATH_KEY = Symbol.for('dagboard.explorer-path');
 type Holder = typeof globalThis & { [EXPLORER_PATH_KEY]?: Promise<ExplorerPath> };

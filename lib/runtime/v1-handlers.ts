@@ -1,9 +1,9 @@
 /**
  * Every /v1 endpoint bound to the runtime, by route id, built from the one endpoint list
- * (lib/api/openapi-endpoints.ts) so no endpoint is listed twice: as ApiHandlers for `npm start`'s front
- * (v1-fast-path.ts) and as route handlers for the explorer's private path.
+ * (lib/api/openapi-endpoints.ts) so no endpoint is listed twice: the ApiHandlers `npm start`'s front (v1-fast-path.ts)
+ * and the explorer's private path (explorer-path.ts) call with path parameters already decoded.
  */
-import { routeHandlerOf, type ApiHandler, type RouteHandler, type RouteId } from '../api';
+import type { ApiHandler, RouteId } from '../api';
 import { API_ENDPOINTS } from '../api/openapi-endpoints';
 import { TOKEN_ACTIVITY_ENDPOINT_DOCS } from '../api/openapi-token-activity-endpoints';
 import { TOKEN_ENDPOINT_DOCS } from '../api/openapi-token-endpoints';
@@ -29,6 +29,3 @@ export const V1_API_HANDLERS: Partial<Record<RouteId, ApiHandler>> = Object.from
   ]),
 );
 
-export const V1_HANDLERS: Partial<Record<RouteId, RouteHandler>> = Object.fromEntries(
-  Object.entries(V1_API_HANDLERS).map(([route, handler]) => [route, routeHandlerOf(handler)]),
-);
