@@ -91,7 +91,9 @@ test.describe('the address page', () => {
     const scrolled = await page.evaluate(() => window.scrollY);
     expect(scrolled).toBeGreaterThan(0);
     await target.getByRole('link').first().click();
-    await expect(page).toHaveURL(new RegExp(`/tx/${id}$`));
+    // The transaction page renders behind the address page's own calls (its UTXO list grows with every block mined
+    // to it); on a loaded machine that takes more than the default 5 s.
+    await expect(page).toHaveURL(new RegExp(`/tx/${id}$`), { timeout: 30_000 });
     await page.goBack();
     // The loaded pages come back from the cache at once (the scroll sentinel may then load more below them).
     await expect.poll(() => page.getByTestId('history-row').count()).toBeGreaterThanOrEqual(PAGE_SIZE * 2);
