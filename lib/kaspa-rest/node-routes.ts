@@ -11,7 +11,7 @@ import { transactionMass } from '../kaspa/mass';
 import type { UtxoEntry } from '../kaspa/types';
 import { RpcRejectedError } from '../rpc/errors';
 import { RestError } from './errors';
-import { HASH_PATTERN } from './route-support';
+import { bodyObject, HASH_PATTERN } from './route-support';
 import type { RestRoute } from './route-types';
 import { readSubmitTx, submitTxToRpc, submitTxToTransaction } from './submit-model';
 
@@ -34,8 +34,7 @@ export const NODE_ROUTES: RestRoute[] = [
     async handler({ data, parameters, body }) {
       const replaceByFee = parameters.boolean('replaceByFee', false);
       parameters.done();
-      const request = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-      if (request === undefined) throw new RestError(422, [{ loc: ['body'], msg: 'value is not a valid dict', type: 'type_error.dict' }]);
+      const request = bodyObject(body);
       const transaction = submitTxToRpc(readSubmitTx(request.transaction, ['body', 'transaction']));
       const allowOrphan = request.allowOrphan === true || request.allowOrphan === 'true';
       const submitted = await nodeAnswer(
