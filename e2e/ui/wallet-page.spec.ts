@@ -102,9 +102,9 @@ test.describe('the wallet page', () => {
   });
 
   test('the merged history scrolls: older pages load, each transaction once, each marked as the API says', async ({ page }) => {
-    const answers: HistoryPage[] = [];
+    const historyResponses: Response[] = [];
     page.on('response', (response) => {
-      if (isCall(response, HISTORY_PATH) && response.status() === 200) void response.json().then((body: HistoryPage) => answers.push(body));
+      if (isCall(response, HISTORY_PATH) && response.status() === 200) historyResponses.push(response);
     });
     await openDemoWallet(page);
     const rows = page.getByTestId('wallet-history-row');
@@ -117,6 +117,7 @@ test.describe('the wallet page', () => {
       elements.map((element) => ({ id: element.getAttribute('data-txid') ?? '', direction: element.getAttribute('data-direction') })),
     );
     expect(new Set(shown.map((row) => row.id)).size).toBe(shown.length);
+    const answers = (await Promise.all(historyResponses.map((response) => response.json()))) as HistoryPage[];
     const direction = new Map(answers.flatMap((answer) => answer.transactions).map((item) => [item.transactionId, item.direction]));
     for (const row of shown) expect(row.direction, row.id).toBe(direction.get(row.id));
     for (const internal of await page.locator('[data-testid=wallet-history-row][data-direction=internal]').all()) {
