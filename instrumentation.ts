@@ -3,9 +3,9 @@ export async function register(): Promise<void> {
   try {
     const { getRuntime } = await import('./lib/runtime');
     await getRuntime();
-    const { installV1RequestResolver } = await import('./lib/runtime/v1-fast-path');
+    const { installV1RequestResolver } = await import('./lib/serving/v1-fast-path');
     installV1RequestResolver();
-    const { installKaspaRestNodeHandler } = await import('./lib/runtime/kaspa-rest');
+    const { installKaspaRestNodeHandler } = await import('./lib/serving/kaspa-rest');
     installKaspaRestNodeHandler();
     const { installWsUpgradeHandler } = await import('./lib/stream/install');
     installWsUpgradeHandler(async () => (await getRuntime()).stream());

@@ -1,7 +1,7 @@
 /**
  * `npm start`: Next's production server behind a node:http front that hands /v1 endpoint requests straight to their
- * endpoints (lib/runtime/v1-fast-path.ts says why and which requests), /kaspa-rest requests to their handler
- * (lib/runtime/kaspa-rest.ts) and WebSocket upgrades of /v1/ws to the stream handler (lib/stream/ws.ts); everything
+ * endpoints (lib/serving/v1-fast-path.ts says why and which requests), /kaspa-rest requests to their handler
+ * (lib/serving/kaspa-rest.ts) and WebSocket upgrades of /v1/ws to the stream handler (lib/stream/ws.ts); everything
  * else goes to Next as under `next start`. Options as `next start`: -p/--port (3000; 0 picks a free port, named in the
  * ready line), -H/--hostname (all interfaces).
  */

@@ -6,7 +6,7 @@ import { Providers } from '@/components/providers';
 import { SiteHeader } from '@/components/site-header';
 import { THEME_BOOT_SCRIPT } from '@/components/theme-toggle';
 import { ServerNowProvider } from '@/components/ui';
-import { DEFAULT_PREVIEW_IMAGE, requestOrigin, requestTime } from '@/lib/runtime/page-support';
+import { DEFAULT_PREVIEW_IMAGE, requestOrigin, requestTime } from '@/lib/serving/page-support';
 import './globals.css';
 
 export async function generateMetadata(): Promise<Metadata> {

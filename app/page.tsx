@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { Dashboard } from '@/components/dashboard/dashboard';
-import type { NodeDagInfo, NodeFeeEstimate } from '@/lib/api/node-format';
+import type { NodeDagInfo, NodeFeeEstimate } from '@/lib/api/endpoints/node-format';
 import { getRuntime } from '@/lib/runtime';
-import { pageResource } from '@/lib/runtime/page-support';
+import { pageResource } from '@/lib/serving/page-support';
 import type { LiveSnapshot } from '@/lib/web/live-types';
 import { resources } from '@/lib/web/resources';
 

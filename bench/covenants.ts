@@ -26,11 +26,11 @@ import {
   type TransactionRecord,
 } from '../lib/db';
 import { addressOf, covenantOutput, hashOf, payToAddressOutput, syntheticBlock, syntheticTransaction } from '../lib/db/test-support/fixtures';
-import type { RouteId } from '../lib/api/costs';
-import { endpointDefiner } from '../lib/api/endpoint';
-import { createIndexedReads, getAddressTransactionsEndpoint, getCovenantTransactionsEndpoint, type IndexedApiContext } from '../lib/api/indexed-endpoints';
-import { createApiKey, createMemoryKeyStore } from '../lib/api/keys';
-import { createMemoryMeter } from '../lib/api/metering';
+import type { RouteId } from '../lib/api/keys/costs';
+import { endpointDefiner } from '../lib/api/wrapper/endpoint';
+import { createIndexedReads, getAddressTransactionsEndpoint, getCovenantTransactionsEndpoint, type IndexedApiContext } from '../lib/api/endpoints/indexed-endpoints';
+import { createApiKey, createMemoryKeyStore } from '../lib/api/keys/keys';
+import { createMemoryMeter } from '../lib/api/keys/metering';
 import { bytesToHex } from '../lib/kaspa/bytes';
 import type { RpcMethodName, RpcResponse } from '../lib/rpc/types';
 

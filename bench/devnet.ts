@@ -20,9 +20,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { DEFAULT_PARTITION_DURATION_MS, DEFAULT_PARTITION_MAX_HELD_BLOCKS } from '../lib/devnet/miner';
+import { DEFAULT_PARTITION_DURATION_MS, DEFAULT_PARTITION_MAX_HELD_BLOCKS } from '../lib/devnet/mining/miner';
 import { createDevnetNode } from '../lib/devnet/node';
-import { CRESCENDO_PARAMS, FORK_NEVER } from '../lib/devnet/params';
+import { CRESCENDO_PARAMS, FORK_NEVER } from '../lib/devnet/consensus/params';
 
 const { values } = parseArgs({
   options: {

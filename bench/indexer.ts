@@ -24,7 +24,7 @@ import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { getAddressTransactions, migrate, openDb, readCheckpoint, type Db } from '../lib/db';
 import { createDevnetNode } from '../lib/devnet/node';
-import { FORK_ALWAYS } from '../lib/devnet/params';
+import { FORK_ALWAYS } from '../lib/devnet/consensus/params';
 import { bytesToHex } from '../lib/kaspa/bytes';
 import { createIndexer } from '../lib/indexer';
 import { createRpcClient, type RpcClient } from '../lib/rpc';

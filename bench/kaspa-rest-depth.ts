@@ -14,8 +14,8 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { createMemoryKeyStore } from '../lib/api/keys';
-import { createMemoryMeter } from '../lib/api/metering';
+import { createMemoryKeyStore } from '../lib/api/keys/keys';
+import { createMemoryMeter } from '../lib/api/keys/metering';
 import { migrate, openDb } from '../lib/db';
 import { encodeAddress } from '../lib/kaspa/address';
 import { createKaspaRestHandler } from '../lib/kaspa-rest/server';

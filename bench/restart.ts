@@ -25,11 +25,11 @@ import { transactionStorageMass } from '../lib/kaspa/mass';
 import { PowState } from '../lib/kaspa/pow';
 import { signTransaction } from '../lib/kaspa/signing';
 import { SUBNETWORK_ID_NATIVE, type Transaction } from '../lib/kaspa/types';
-import type { Block } from '../lib/devnet/consensus';
+import type { Block } from '../lib/devnet/consensus/consensus';
 import { createDevnetNode, type DevnetNode } from '../lib/devnet/node';
-import { FORK_ALWAYS } from '../lib/devnet/params';
-import { DEFAULT_DEVNET_PRUNING_DEPTH } from '../lib/devnet/pruning-defaults';
-import { wasmSecp256k1 } from '../lib/devnet/secp256k1-wasm';
+import { FORK_ALWAYS } from '../lib/devnet/consensus/params';
+import { DEFAULT_DEVNET_PRUNING_DEPTH } from '../lib/devnet/consensus/pruning-defaults';
+import { wasmSecp256k1 } from '../lib/devnet/consensus/secp256k1-wasm';
 
 const { values } = parseArgs({
   options: {

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
 import { createApiKey, createMemoryKeyStore, createMemoryMeter } from '../lib/api';
-import type { NodeApiContext } from '../lib/api/node-endpoints';
+import type { NodeApiContext } from '../lib/api/endpoints/node-endpoints';
 import { appendStreamEvents, migrate, openDb } from '../lib/db';
 import { wireKey } from '../lib/devnet/test-support/wire-devnet';
 import { createStreamHub } from '../lib/stream/hub';

@@ -12,11 +12,11 @@
  *      baselines.
  */
 import pg from 'pg';
-import { endpointDefiner } from '../lib/api/endpoint';
-import { createIndexedReads } from '../lib/api/indexed-endpoints';
-import { createApiKey, createMemoryKeyStore } from '../lib/api/keys';
-import { createMemoryMeter } from '../lib/api/metering';
-import { candleUsdCacheFor, getTokenChartEndpoint, getTokenMetadataEndpoint, type TokenApiContext } from '../lib/api/token-endpoints';
+import { endpointDefiner } from '../lib/api/wrapper/endpoint';
+import { createIndexedReads } from '../lib/api/endpoints/indexed-endpoints';
+import { createApiKey, createMemoryKeyStore } from '../lib/api/keys/keys';
+import { createMemoryMeter } from '../lib/api/keys/metering';
+import { candleUsdCacheFor, getTokenChartEndpoint, getTokenMetadataEndpoint, type TokenApiContext } from '../lib/api/endpoints/token-endpoints';
 import { migrate, openDb, type Db } from '../lib/db';
 import { addTokenStatBuckets, refreshTokenCandles } from '../lib/db/token-buckets';
 import { persistBlockApplications } from '../lib/db/token-store';

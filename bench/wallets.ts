@@ -18,11 +18,11 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { endpointDefiner } from '../lib/api/endpoint';
-import { createIndexedReads, getAddressTransactionsEndpoint } from '../lib/api/indexed-endpoints';
-import { createApiKey, createMemoryKeyStore } from '../lib/api/keys';
-import { createMemoryMeter } from '../lib/api/metering';
-import { walletSummaryEndpoint, walletTransactionsEndpoint, type WalletApiContext } from '../lib/api/wallet-endpoints';
+import { endpointDefiner } from '../lib/api/wrapper/endpoint';
+import { createIndexedReads, getAddressTransactionsEndpoint } from '../lib/api/endpoints/indexed-endpoints';
+import { createApiKey, createMemoryKeyStore } from '../lib/api/keys/keys';
+import { createMemoryMeter } from '../lib/api/keys/metering';
+import { walletSummaryEndpoint, walletTransactionsEndpoint, type WalletApiContext } from '../lib/api/endpoints/wallet-endpoints';
 import {
   applyVirtualChainChange,
   getWalletExportPage,

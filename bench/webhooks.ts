@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { appendStreamEvents, migrate, openDb } from '../lib/db';
 import { insertWebhook } from '../lib/db/webhooks';
-import { newWebhookSecret, signDelivery } from '../lib/api/webhook-signature';
+import { newWebhookSecret, signDelivery } from '../lib/api/endpoints/webhook-signature';
 import { createWebhookWorker, WEBHOOK_DEFAULTS } from '../lib/webhooks/worker';
 
 const { values } = parseArgs({

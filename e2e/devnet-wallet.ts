@@ -2,12 +2,13 @@
  * The devnet wallet the end-to-end tests sign with, and the conversions of its transactions to the §2.2 submission
  * form. The devnet's miners pay wallet 0 of the seed, so it holds coinbase outputs from the first blocks on.
  */
-import { deriveWalletPrivateKey } from '../lib/devnet/wallet';
+import { expect, type APIRequestContext } from '@playwright/test';
+import { deriveWalletPrivateKey } from '../lib/devnet/traffic/wallet';
 import { payToPublicKeyScript, schnorrAddressFromPublicKey } from '../lib/kaspa/address';
 import { bytesToHex, hexToBytes } from '../lib/kaspa/bytes';
 import { schnorrPublicKey, signTransaction } from '../lib/kaspa/signing';
 import { SUBNETWORK_ID_NATIVE, type ScriptPublicKey, type Transaction } from '../lib/kaspa/types';
-import { E2E_COINBASE_MATURITY, E2E_DEVNET_SEED } from './api/settings';
+import { E2E_API_KEY, E2E_COINBASE_MATURITY, E2E_DEVNET_SEED } from './api/settings';
 
 type Json = Record<string, unknown>;
 
@@ -29,6 +30,27 @@ export interface Utxo {
   amount: string;
   blockDaaScore: string;
   isCoinbase: boolean;
+}
+
+/** A spend needs its output matured with a margin: the tip moves on while a test builds and submits. */
+const MATURITY_MARGIN = 20n;
+
+/** The wallet's outputs a spend can use now. */
+export async function matureWalletUtxos(request: APIRequestContext): Promise<Utxo[]> {
+  const headers = { 'x-api-key': E2E_API_KEY };
+  const { virtualDaaScore } = (await (await request.get('/v1/rpc/getBlockDagInfo', { headers })).json()) as { virtualDaaScore: string };
+  const answer = await request.post('/v1/rpc/getUtxosByAddresses', { headers, data: { addresses: [walletAddress] } });
+  const { entries } = (await answer.json()) as { entries: Utxo[] };
+  return entries.filter((utxo) => BigInt(utxo.blockDaaScore) + COINBASE_MATURITY + MATURITY_MARGIN <= BigInt(virtualDaaScore));
+}
+
+/**
+ * Waits until the wallet holds more than `moreThan` mature outputs and returns them shuffled: the traffic generator
+ * and other tests spend the same wallet, so callers try a few, and a random order keeps them from racing for one.
+ */
+export async function awaitMatureWalletUtxos(request: APIRequestContext, options: { moreThan: number; timeout: number }): Promise<Utxo[]> {
+  await expect.poll(async () => (await matureWalletUtxos(request)).length, { timeout: options.timeout, intervals: [2_000] }).toBeGreaterThan(options.moreThan);
+  return (await matureWalletUtxos(request)).sort(() => Math.random() - 0.5);
 }
 
 /** A one-input, one-output spend of `utxo` by the wallet, signed. */

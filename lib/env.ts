@@ -5,7 +5,7 @@
  * Every variable is documented in .env.example and in the README's configuration table.
  */
 import { z } from 'zod';
-import { DEFAULT_DEVNET_PRUNING_DEPTH, MIN_DEVNET_PRUNING_DEPTH } from './devnet/pruning-defaults';
+import { DEFAULT_DEVNET_PRUNING_DEPTH, MIN_DEVNET_PRUNING_DEPTH } from './devnet/consensus/pruning-defaults';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { BroadcastView } from '@/components/broadcast/broadcast-view';
 import { ShowApiCall } from '@/components/show-api-call';
-import { shareMetadata } from '@/lib/runtime/page-support';
+import { shareMetadata } from '@/lib/serving/page-support';
 import { pages } from '@/lib/web/urls';
 
 export function generateMetadata(): Promise<Metadata> {

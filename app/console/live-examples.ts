@@ -9,8 +9,8 @@ import {
   EXAMPLE_COVENANT_ID,
   EXAMPLE_OTHER_ADDRESS,
   EXAMPLE_TRANSACTION_ID,
-} from '@/lib/api/openapi-examples';
-import { pageV1 } from '@/lib/runtime/page-support';
+} from '@/lib/api/openapi/openapi-examples';
+import { pageV1 } from '@/lib/serving/page-support';
 import { operationGroups, withLiveExamples, type OperationGroup } from '@/lib/web/api-operations';
 
 type Json = Record<string, unknown>;

@@ -3,7 +3,7 @@ import { Suspense } from 'react';
 import { ApiConsole } from '@/components/console/api-console';
 import { LoadingRows } from '@/components/ui';
 import { getRuntime } from '@/lib/runtime';
-import { shareMetadata } from '@/lib/runtime/page-support';
+import { shareMetadata } from '@/lib/serving/page-support';
 import { operationSummaries } from '@/lib/web/api-operations';
 import { pages, parseConsoleRequest } from '@/lib/web/urls';
 import { loadLiveOperations } from './live-examples';

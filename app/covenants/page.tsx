@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { CovenantList } from '@/components/covenant/covenant-list';
 import { ShowApiCall } from '@/components/show-api-call';
-import { pageResource, shareMetadata } from '@/lib/runtime/page-support';
+import { pageResource, shareMetadata } from '@/lib/serving/page-support';
 import { COVENANT_LIST_PAGE_SIZE, resources } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
 

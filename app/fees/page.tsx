@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { FeesView } from '@/components/fees/fees-view';
-import { pageResource, shareMetadata } from '@/lib/runtime/page-support';
+import { pageResource, shareMetadata } from '@/lib/serving/page-support';
 import { resources } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { MempoolView } from '@/components/mempool/mempool-view';
-import { pageResource, requestTime, shareMetadata } from '@/lib/runtime/page-support';
+import { pageResource, requestTime, shareMetadata } from '@/lib/serving/page-support';
 import { resources } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
 

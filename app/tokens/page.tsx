@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { TokenList } from '@/components/tokens/token-list';
-import { pageResource, shareMetadata } from '@/lib/runtime/page-support';
+import { pageResource, shareMetadata } from '@/lib/serving/page-support';
 import { resources, TOKEN_LIST_PAGE_SIZE } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
 

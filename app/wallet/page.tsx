@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { WalletView } from '@/components/wallet/wallet-view';
-import { shareMetadata } from '@/lib/runtime/page-support';
+import { shareMetadata } from '@/lib/serving/page-support';
 import { pages } from '@/lib/web/urls';
 
 export function generateMetadata(): Promise<Metadata> {

@@ -11,10 +11,10 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Block } from '../../lib/devnet/consensus';
+import type { Block } from '../../lib/devnet/consensus/consensus';
 import { createDevnetNode, type DevnetNode } from '../../lib/devnet/node';
-import { FORK_ALWAYS } from '../../lib/devnet/params';
-import { wasmSecp256k1 as secp256k1Backend } from '../../lib/devnet/secp256k1-wasm';
+import { FORK_ALWAYS } from '../../lib/devnet/consensus/params';
+import { wasmSecp256k1 as secp256k1Backend } from '../../lib/devnet/consensus/secp256k1-wasm';
 import { payToPublicKeyScript } from '../../lib/kaspa/address';
 import {
   buildCovenantContinuation,
@@ -28,7 +28,7 @@ import { PowState } from '../../lib/kaspa/pow';
 import { signTransaction } from '../../lib/kaspa/signing';
 import { transactionId } from '../../lib/kaspa/transaction';
 import { SUBNETWORK_ID_NATIVE, type Outpoint, type ScriptPublicKey, type Transaction, type UtxoEntry } from '../../lib/kaspa/types';
-import { P2PK_V1_COMPUTE_BUDGET } from '../../lib/devnet/wallet';
+import { P2PK_V1_COMPUTE_BUDGET } from '../../lib/devnet/traffic/wallet';
 
 const KEYS = 64;
 const LANES = 300;

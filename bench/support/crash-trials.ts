@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { seededRandom } from '../../lib/devnet/traffic';
+import { seededRandom } from '../../lib/devnet/traffic/traffic';
 import { sleep } from './app-server';
 
 export interface CrashTrialOptions {

@@ -3,7 +3,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { migrate, type Db } from '../../lib/db';
-import { forkActivationOf } from '../../lib/devnet/params';
+import { forkActivationOf } from '../../lib/devnet/consensus/params';
 import { parseEnv } from '../../lib/env';
 import { addressPrefixOf } from '../../lib/indexer/convert';
 import { createIndexer, type Indexer } from '../../lib/indexer';

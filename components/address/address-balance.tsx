@@ -1,6 +1,6 @@
 'use client';
 
-import type { NodeUtxoEntry } from '@/lib/api/node-format';
+import type { NodeUtxoEntry } from '@/lib/api/endpoints/node-format';
 import { useResource } from '@/lib/web/queries';
 import { resources } from '@/lib/web/resources';
 import { formatInteger } from '@/lib/web/format';

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
-import type { AddressTransactionView } from '@/lib/api/indexed-format';
+import type { AddressTransactionView } from '@/lib/api/endpoints/indexed-format';
 import { useCursorPages, useResource } from '@/lib/web/queries';
 import { ADDRESS_HISTORY_PAGE_SIZE, resources, type AddressHistoryPage } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { ShowApiCall } from '@/components/show-api-call';
 import { AddressLink, BlockLink, Card, CopyButton, ErrorState, Facts, Kas, ScrollArea, TimeAgo, TransactionLink } from '@/components/ui';
-import type { NodeBlock } from '@/lib/api/node-format';
+import type { NodeBlock } from '@/lib/api/endpoints/node-format';
 import { acceptedRootMeaning, LANE_NAMES, lanesTouched } from '@/lib/web/block-lanes';
 import type { BlockMiner } from '@/lib/web/block-miner';
 import { formatInteger } from '@/lib/web/format';

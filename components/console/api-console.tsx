@@ -10,7 +10,7 @@ import { consoleCall, sendConsoleCall, shareableRequest, type ConsoleCall, type 
 import { formatJson, nextPageCursor } from '@/lib/web/json-view';
 import { parseJson, type JsonObject } from '@/lib/rpc/json';
 import { absoluteUrl, pages, type ConsoleRequest } from '@/lib/web/urls';
-import type { RouteId } from '@/lib/api/costs';
+import type { RouteId } from '@/lib/api/keys/costs';
 import { ApiKeyField, useConsoleKey } from './api-key-field';
 import { CodeSnippets } from './code-snippets';
 import { JsonTree } from './json-tree';

@@ -2,7 +2,7 @@
 
 import { useMemo } from 'react';
 import { ShowApiCall } from '@/components/show-api-call';
-import type { IndexedTransactionView } from '@/lib/api/indexed-format';
+import type { IndexedTransactionView } from '@/lib/api/endpoints/indexed-format';
 import { lineageStep } from '@/lib/web/covenant-lineage';
 import { formatInteger } from '@/lib/web/format';
 import { loadedItems, useCursorPages, useResource } from '@/lib/web/queries';

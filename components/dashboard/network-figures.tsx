@@ -3,7 +3,7 @@
 import type { ReactNode } from 'react';
 import { useLiveDag, useLiveMempool, useLiveStatus } from '@/components/live-provider';
 import { Skeleton } from '@/components/ui';
-import type { NodeDagInfo, NodeFeeEstimate, NodeFeerateBucket } from '@/lib/api/node-format';
+import type { NodeDagInfo, NodeFeeEstimate, NodeFeerateBucket } from '@/lib/api/endpoints/node-format';
 import type { LiveDag, LiveMempool } from '@/lib/web/live-types';
 import { formatDuration, formatFeeRate, formatHashrate, formatInteger, formatWait } from '@/lib/web/format';
 import { useResource } from '@/lib/web/queries';

@@ -1,7 +1,7 @@
 'use client';
 
 import type { OperationGroup, OperationSummary } from '@/lib/web/api-operations';
-import { familyOfProblemCode } from '@/lib/api/problem-families';
+import { familyOfProblemCode } from '@/lib/api/http/problem-families';
 import { DocTable } from './doc-table';
 import { ReferenceEndpoints } from './endpoint-section';
 import { InlineMarkup, PathText, Prose } from './prose';

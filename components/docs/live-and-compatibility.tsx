@@ -1,4 +1,4 @@
-import { formatRu, STREAM_COSTS, WEBHOOK_COSTS } from '@/lib/api/costs';
+import { formatRu, STREAM_COSTS, WEBHOOK_COSTS } from '@/lib/api/keys/costs';
 import { KASPA_REST_OPENAPI_PATH, KASPA_REST_PREFIX, STREAM_SSE_PATH, STREAM_WS_PATH } from '@/lib/web/urls';
 
 const codeBlock = 'overflow-x-auto rounded-md bg-slate-100 p-3 text-xs dark:bg-slate-900';

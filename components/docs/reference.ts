@@ -1,6 +1,6 @@
 /** What the API reference's server page and its client sections share. */
 
-import { PROBLEM_CODE_FAMILIES, type ProblemFamilyId } from '@/lib/api/problem-families';
+import { PROBLEM_CODE_FAMILIES, type ProblemFamilyId } from '@/lib/api/http/problem-families';
 
 /**
  * Calls that change the chain, or are the document itself, are shown with the document's example answer; so are the

@@ -1,6 +1,6 @@
 'use client';
 
-import type { NodeFeeEstimate, NodeFeerateBucket } from '@/lib/api/node-format';
+import type { NodeFeeEstimate, NodeFeerateBucket } from '@/lib/api/endpoints/node-format';
 import { formatFeeRate, formatWait } from '@/lib/web/format';
 import { useFeeHistory, useResource } from '@/lib/web/queries';
 import { resources } from '@/lib/web/resources';

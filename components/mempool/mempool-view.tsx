@@ -1,7 +1,7 @@
 'use client';
 
 import { useMemo, useState } from 'react';
-import type { NodeMempoolEntry } from '@/lib/api/node-format';
+import type { NodeMempoolEntry } from '@/lib/api/endpoints/node-format';
 import { counted, formatDuration, formatFeeRate, formatInteger } from '@/lib/web/format';
 import { feeRateHistogram, mempoolRows, projectNextBlocks, type HistogramBin, type MempoolRow } from '@/lib/web/mempool-stats';
 import { useResource } from '@/lib/web/queries';

@@ -4,7 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useEffect } from 'react';
 import { ShowApiCall } from '@/components/show-api-call';
 import { Card, CopyButton, Facts, Kas } from '@/components/ui';
-import type { NodeMempoolEntry } from '@/lib/api/node-format';
+import type { NodeMempoolEntry } from '@/lib/api/endpoints/node-format';
 import { formatInteger } from '@/lib/web/format';
 import { entryMasses } from '@/lib/web/mempool-stats';
 import { useResource } from '@/lib/web/queries';

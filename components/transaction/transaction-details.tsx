@@ -4,7 +4,7 @@ import { useRef } from 'react';
 import { useLiveEvents } from '@/components/live-provider';
 import { ShowApiCall } from '@/components/show-api-call';
 import { BlockLink, Card, CopyButton, ErrorState, Facts, Kas, TimeAgo } from '@/components/ui';
-import type { IndexedTransactionView } from '@/lib/api/indexed-format';
+import type { IndexedTransactionView } from '@/lib/api/endpoints/indexed-format';
 import { LANE_NAMES, laneShapeOf } from '@/lib/web/block-lanes';
 import { formatInteger } from '@/lib/web/format';
 import { useResource } from '@/lib/web/queries';

@@ -7,7 +7,7 @@ import { balanceHistory, type BalancePoint } from '@/lib/web/balance-history';
 import { absoluteTime } from '@/lib/web/format';
 import { fetchResource } from '@/lib/web/queries';
 import { resourceKey, resources, type WalletRequest } from '@/lib/web/resources';
-import type { WalletTransactionView } from '@/lib/api/wallet-endpoints';
+import type { WalletTransactionView } from '@/lib/api/endpoints/wallet-endpoints';
 import { themeOptions, type ChartPalette } from '../charts/chart-theme';
 import { useChart } from '../charts/use-chart';
 import { ErrorState, Skeleton } from '../ui';

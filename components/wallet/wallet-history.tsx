@@ -1,7 +1,7 @@
 'use client';
 
 import { useMemo } from 'react';
-import type { WalletTransactionView } from '@/lib/api/wallet-endpoints';
+import type { WalletTransactionView } from '@/lib/api/endpoints/wallet-endpoints';
 import { loadedItems, useCursorPages } from '@/lib/web/queries';
 import { resources, WALLET_HISTORY_PAGE_SIZE, type WalletHistoryPage, type WalletRequest } from '@/lib/web/resources';
 import { LoadMore } from '../load-more';

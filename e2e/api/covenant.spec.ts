@@ -15,7 +15,7 @@ import type { Transaction } from '../../lib/kaspa/types';
 import { transactionToRpc } from '../../lib/rpc/convert-transaction';
 import { stringifyJson } from '../../lib/rpc/json';
 import { pages } from '../../lib/web/urls';
-import { COINBASE_MATURITY, FEE, spend, walletAddress, type Utxo } from '../devnet-wallet';
+import { awaitMatureWalletUtxos, FEE, spend, type Utxo } from '../devnet-wallet';
 import { expectSameStretch, limits, SETTLE_MS, walkBackward, walkForward, type Item } from './history-walk';
 import { dagInfo, json, keyed, post } from './support';
 
@@ -71,15 +71,8 @@ test.describe('a KIP-20 covenant on the live devnet (Toccata from genesis)', () 
     const ownerAddress = schnorrAddressFromPublicKey(owner, 'kaspadev');
 
     // Fund the owner from the e2e wallet; the traffic generator spends that wallet too, so a few outputs are tried.
-    const mature = async () => {
-      const { virtualDaaScore } = await dagInfo(request);
-      return (await utxosOf(request, walletAddress)).filter(
-        (utxo) => BigInt(utxo.blockDaaScore) + COINBASE_MATURITY + 20n <= BigInt(virtualDaaScore),
-      );
-    };
-    await expect.poll(async () => (await mature()).length, { timeout: 200_000, intervals: [2_000] }).toBeGreaterThan(3);
     let fundingId: string | undefined;
-    for (const utxo of (await mature()).sort(() => Math.random() - 0.5).slice(0, 6)) {
+    for (const utxo of (await awaitMatureWalletUtxos(request, { moreThan: 3, timeout: 200_000 })).slice(0, 6)) {
       const payment = spend(utxo, FEE, payToPublicKeyScript(owner));
       if ((await submit(request, payment)).status() === 200) {
         fundingId = bytesToHex(transactionId(payment));

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { COINBASE_MATURITY, FEE, freshReceiver, spend, submissionOf, walletAddress, type Utxo } from '../devnet-wallet';
+import { awaitMatureWalletUtxos, FEE, freshReceiver, spend, submissionOf } from '../devnet-wallet';
 import { DEVNET_ADDRESS, json, keyed, post } from './support';
 
 type Json = Record<string, unknown>;
@@ -251,18 +251,13 @@ test.describe('/kaspa-rest: submission, mass and the chain from a block, against
   test('a spend built by a client: its mass from the index, submitted through POST /transactions, then accepted', async ({ request }) => {
     test.setTimeout(300_000);
     await indexerReady(request);
-    const mature = async () => {
-      const { virtualDaaScore } = await json<{ virtualDaaScore: string }>(await request.get('/v1/rpc/getBlockDagInfo', { headers: keyed }));
-      const { entries } = await json<{ entries: Utxo[] }>(await post(request, '/v1/rpc/getUtxosByAddresses', { addresses: [walletAddress] }));
-      return entries.filter((utxo) => BigInt(utxo.blockDaaScore) + COINBASE_MATURITY + 20n <= BigInt(virtualDaaScore));
-    };
-    await expect.poll(async () => (await mature()).length, { timeout: 240_000, intervals: [2_000] }).toBeGreaterThan(0);
+    const candidates = await awaitMatureWalletUtxos(request, { moreThan: 0, timeout: 240_000 });
     const receiver = freshReceiver('kaspa-rest').script;
     // The traffic generator spends this wallet too: an output it took first is refused with 400 {error}, and another
     // is tried.
     let submitted: string | undefined;
     const refusals: string[] = [];
-    for (const utxo of (await mature()).sort(() => Math.random() - 0.5).slice(0, 6)) {
+    for (const utxo of candidates.slice(0, 6)) {
       const model = restModel(spend(utxo, FEE, receiver));
       const mass = await request.post('/kaspa-rest/transactions/mass', { data: model });
       expect(mass.status(), await mass.text()).toBe(200);

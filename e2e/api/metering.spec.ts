@@ -19,7 +19,7 @@ import { connect, createServer } from 'node:net';
 import { rm } from 'node:fs/promises';
 import Redis from 'ioredis';
 import pg from 'pg';
-import { parseRu } from '../../lib/api/costs';
+import { parseRu } from '../../lib/api/keys/costs';
 
 const POSTGRES_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = 'redis://127.0.0.1:6379';

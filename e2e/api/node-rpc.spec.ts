@@ -21,7 +21,18 @@ import {
   keyed,
   post,
 } from './support';
-import { COINBASE_MATURITY, FEE, freshReceiver, spend, submissionOf, templateSubmission, walletAddress, walletScript, type Utxo } from '../devnet-wallet';
+import {
+  awaitMatureWalletUtxos,
+  COINBASE_MATURITY,
+  FEE,
+  freshReceiver,
+  spend,
+  submissionOf,
+  templateSubmission,
+  walletAddress,
+  walletScript,
+  type Utxo,
+} from '../devnet-wallet';
 
 type Json = Record<string, unknown>;
 
@@ -266,14 +277,7 @@ test.describe('/v1 node-style endpoints', () => {
     request,
   }) => {
     test.setTimeout(240_000);
-    const mature = async () => {
-      const { virtualDaaScore } = await dagInfo(request);
-      return (await walletUtxos(request)).filter(
-        (utxo) => BigInt(utxo.blockDaaScore) + COINBASE_MATURITY + 20n <= BigInt(virtualDaaScore),
-      );
-    };
-    await expect.poll(async () => (await mature()).length, { timeout: 200_000, intervals: [2_000] }).toBeGreaterThan(3);
-    const candidates = (await mature()).sort(() => Math.random() - 0.5);
+    const candidates = await awaitMatureWalletUtxos(request, { moreThan: 3, timeout: 200_000 });
     // Paid to an address nobody else spends from, so the output stays in the UTXO set once mined.
     const { script: receiverScript, address: receiver } = freshReceiver('api-test');
     // The traffic generator spends this wallet too, and a miner may take the original before the replacement arrives;

@@ -9,8 +9,8 @@ import WebSocket from 'ws';
 import { bytesToHex } from '../../lib/kaspa/bytes';
 import { transactionId } from '../../lib/kaspa/transaction';
 import { stringifyJson } from '../../lib/rpc/json';
-import { COINBASE_MATURITY, FEE, freshReceiver, spend, submissionOf, walletAddress, type Utxo } from '../devnet-wallet';
-import { dagInfo, E2E_API_KEY, expectProblem, json, keyed, post } from './support';
+import { awaitMatureWalletUtxos, FEE, freshReceiver, spend, submissionOf } from '../devnet-wallet';
+import { E2E_API_KEY, expectProblem, keyed } from './support';
 
 interface StreamedEvent {
   id: string;
@@ -78,18 +78,9 @@ async function openWs(baseURL: string, address: string, since?: string) {
   return { events, cut: () => socket.terminate(), close: () => socket.close() };
 }
 
-async function walletUtxos(request: APIRequestContext): Promise<Utxo[]> {
-  return (await json<{ entries: Utxo[] }>(await post(request, '/v1/rpc/getUtxosByAddresses', { addresses: [walletAddress] }))).entries;
-}
-
 /** Sends a payment to `to` from a matured wallet output (the traffic also spends the wallet: a few are tried). */
 async function pay(request: APIRequestContext, to: ReturnType<typeof freshReceiver>): Promise<string> {
-  const mature = async () => {
-    const { virtualDaaScore } = await dagInfo(request);
-    return (await walletUtxos(request)).filter((utxo) => BigInt(utxo.blockDaaScore) + COINBASE_MATURITY + 20n <= BigInt(virtualDaaScore));
-  };
-  await expect.poll(async () => (await mature()).length, { timeout: 200_000, intervals: [2_000] }).toBeGreaterThan(3);
-  for (const utxo of (await mature()).sort(() => Math.random() - 0.5).slice(0, 6)) {
+  for (const utxo of (await awaitMatureWalletUtxos(request, { moreThan: 3, timeout: 200_000 })).slice(0, 6)) {
     const tx = spend(utxo, FEE, to.script);
     const response = await request.post('/v1/rpc/submitTransaction', {
       headers: { ...keyed, 'content-type': 'application/json' },

@@ -1,20 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { bytesToHex } from '../../lib/kaspa/bytes';
 import { transactionId } from '../../lib/kaspa/transaction';
 import { stringifyJson } from '../../lib/rpc/json';
 import { pages } from '../../lib/web/urls';
-import { E2E_API_KEY } from '../api/settings';
-import { COINBASE_MATURITY, FEE, freshReceiver, spend, submissionOf, walletAddress, type Utxo } from '../devnet-wallet';
-
-const keyed = { 'x-api-key': E2E_API_KEY };
-
-async function matureUtxos(request: APIRequestContext): Promise<Utxo[]> {
-  const info = (await (await request.get('/v1/rpc/getBlockDagInfo', { headers: keyed })).json()) as { virtualDaaScore: string };
-  const answer = await request.post('/v1/rpc/getUtxosByAddresses', { headers: keyed, data: { addresses: [walletAddress] } });
-  const { entries } = (await answer.json()) as { entries: Utxo[] };
-  return entries.filter((utxo) => BigInt(utxo.blockDaaScore) + COINBASE_MATURITY + 20n <= BigInt(info.virtualDaaScore));
-}
+import { awaitMatureWalletUtxos, FEE, freshReceiver, spend, submissionOf } from '../devnet-wallet';
 
 async function broadcast(page: Page, text: string): Promise<void> {
   await page.getByLabel(/The transaction as JSON/).fill(text);
@@ -24,8 +14,7 @@ async function broadcast(page: Page, text: string): Promise<void> {
 test.describe('broadcast page', () => {
   test('a signed transaction goes to the node and is followed to acceptance', async ({ page, request }) => {
     test.setTimeout(300_000);
-    await expect.poll(async () => (await matureUtxos(request)).length, { timeout: 240_000, intervals: [2_000] }).toBeGreaterThan(3);
-    const candidates = (await matureUtxos(request)).sort(() => Math.random() - 0.5);
+    const candidates = await awaitMatureWalletUtxos(request, { moreThan: 3, timeout: 240_000 });
     await page.goto(pages.broadcast());
     // The traffic generator spends this wallet too: an output it spent first is refused, and the next one is tried.
     let sent: string | null = null;

@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { ROUTE_IDS, type RouteId } from '../../lib/api/costs';
+import { ROUTE_IDS, type RouteId } from '../../lib/api/keys/costs';
 import { bytesToHex } from '../../lib/kaspa/bytes';
 import { PowState } from '../../lib/kaspa/pow';
 import { transactionId } from '../../lib/kaspa/transaction';
@@ -11,7 +11,16 @@ import { stringifyJson } from '../../lib/rpc/json';
 import type { RpcRawHeader } from '../../lib/rpc/types';
 import { pages } from '../../lib/web/urls';
 import { E2E_API_KEY } from '../api/settings';
-import { COINBASE_MATURITY, FEE, freshReceiver, spend, submissionOf, templateSubmission, walletAddress, type Utxo } from '../devnet-wallet';
+import {
+  awaitMatureWalletUtxos,
+  FEE,
+  freshReceiver,
+  matureWalletUtxos,
+  spend,
+  submissionOf,
+  templateSubmission,
+  walletAddress,
+} from '../devnet-wallet';
 
 type Json = Record<string, unknown>;
 const keyed = { 'x-api-key': E2E_API_KEY };
@@ -24,9 +33,6 @@ async function apiJson<T = Json>(request: APIRequestContext, route: 'GET' | 'POS
   return (await response.json()) as T;
 }
 
-async function walletUtxos(request: APIRequestContext): Promise<Utxo[]> {
-  return (await apiJson<{ entries: Utxo[] }>(request, 'POST', '/v1/rpc/getUtxosByAddresses', { addresses: [walletAddress] })).entries;
-}
 
 async function openConsole(page: Page, path: string = pages.console()): Promise<void> {
   await page.goto(path);
@@ -143,13 +149,7 @@ test.describe('API console', () => {
 
   test('submitTransactionReplacement: replacing a just-submitted wallet transaction answers 200', async ({ page, request }) => {
     test.setTimeout(300_000);
-    const mature = async () => {
-      const { virtualDaaScore } = await apiJson<{ virtualDaaScore: string }>(request, 'GET', '/v1/rpc/getBlockDagInfo');
-      return (await walletUtxos(request)).filter(
-        (utxo) => BigInt(utxo.blockDaaScore) + COINBASE_MATURITY + 20n <= BigInt(virtualDaaScore),
-      );
-    };
-    await expect.poll(async () => (await mature()).length, { timeout: 240_000, intervals: [2_000] }).toBeGreaterThan(3);
+    await awaitMatureWalletUtxos(request, { moreThan: 3, timeout: 240_000 });
     const receiver = freshReceiver('console').script;
     await openConsole(page, pages.console({ route: 'POST /v1/rpc/submitTransactionReplacement' }));
     await useKey(page, E2E_API_KEY);
@@ -161,7 +161,7 @@ test.describe('API console', () => {
     const outcomes: string[] = [];
     let replaced = false;
     for (let attempt = 0; attempt < 12 && !replaced; attempt++) {
-      const utxo = (await mature())
+      const utxo = (await matureWalletUtxos(request))
         .filter((candidate) => !tried.has(`${candidate.outpoint.transactionId}:${candidate.outpoint.index}`))
         .sort(() => Math.random() - 0.5)[0];
       if (utxo === undefined) break;

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import type { IndexedTransactionView } from '../../lib/api/indexed-format';
+import type { IndexedTransactionView } from '../../lib/api/endpoints/indexed-format';
 import { lineageStep } from '../../lib/web/covenant-lineage';
 import { COVENANT_LINEAGE_PAGE_SIZE, resources, type CovenantDetail, type CovenantLineagePage, type CovenantListPage } from '../../lib/web/resources';
 import { pages, v1Path } from '../../lib/web/urls';

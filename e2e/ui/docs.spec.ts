@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { DOCUMENT_EXAMPLE_ONLY, familyLabel } from '../../components/docs/reference';
-import { groupProblemCodes } from '../../lib/api/problem-families';
+import { groupProblemCodes } from '../../lib/api/http/problem-families';
 import { pages } from '../../lib/web/urls';
 
 interface Operation {

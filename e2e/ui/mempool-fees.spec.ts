@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import type { NodeMempoolEntry } from '../../lib/api/node-format';
+import type { NodeMempoolEntry } from '../../lib/api/endpoints/node-format';
 import { bytesToHex } from '../../lib/kaspa/bytes';
 import { transactionId } from '../../lib/kaspa/transaction';
 import { parseJson, stringifyJson } from '../../lib/rpc/json';

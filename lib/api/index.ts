@@ -1,23 +1,24 @@
 /**
  * lib/api owns the /v1 machinery: the endpoint wrapper (key check, RU charge, headers), the cost table, the error type
- * and its one body shape, and the endpoint logic the app/v1 route files bind to the runtime's context.
- *   - costs.ts     the one cost table (integer milli-RU per route id "METHOD /v1/path/{param}"), RU formatting
- *   - errors.ts    ApiError, the problem+json shape, mapping of zod / RPC / unknown failures
- *   - keys.ts      key format, SHA-256 digests, constant-time check, KeyStore (memory, SQL), seeding, the migration
- *   - metering.ts  Meter: atomic check-and-charge per second window and UTC month (in-process, Redis) with refunds
- *   - schemas.ts   per-call limits and the shared zod pieces (hex, address, bounded lists, page size, u64)
- *   - http.ts      the wrapper's own request and response shapes, and their adapters to web Request / Response
- *   - endpoint.ts  endpointServer(getContext) → serveEndpoint(...) → ApiHandler; endpointDefiner → a Next route
- *                  handler; CORS, caching helpers
- *   - usage.ts     the body of GET /v1/usage
- *   - keys-cli.ts  the `npm run keys` commands (create, list, disable) over a KeyStore
- *   - node-format.ts     kaspad's wRPC JSON → the spec's node format (reads), submission form → kaspad's input form
- *   - node-endpoints.ts  the node-style endpoints (POST /v1/rpc/*, GET /v1/rpc/*) and GET /v1/usage
- *   - indexed-format.ts     lib/db records → the spec's indexed view (transactions, address items, blocks)
- *   - indexed-endpoints.ts  the endpoints served from the index (/v1/transactions, address history, DAA-score range)
- *   - openapi-endpoints.ts  the one list of /v1 endpoints: each definition with its documentation (response schema,
- *                           examples, own problem codes); openapi-token-endpoints.ts adds the token endpoints' entries
- *   - openapi.ts            the OpenAPI 3.1 document generated from that list's zod schemas; GET /v1/openapi.json
+ * and its one body shape, and the endpoint logic the app/v1 route files bind to the runtime's context. Its folders
+ * import one way, in this order (each only the ones before it):
+ *   - http/       the shapes everything shares: the wrapper's request and response and their web adapters, the one
+ *                 segment decoder (http.ts); ApiError and the problem+json shape (errors.ts); the one code → status
+ *                 table (problem-codes.ts) and the families of codes whole kinds of call share; the per-call limits
+ *                 and zod pieces endpoint schemas share (schemas.ts)
+ *   - keys/       who may call and what it costs: key format, digests and KeyStore (memory, SQL); the Meter (atomic
+ *                 check-and-charge per second window and UTC month, in-process or Redis, with refunds); the one cost
+ *                 table (integer milli-RU per route id "METHOD /v1/path/{param}"); the GET /v1/usage body; the
+ *                 `npm run keys` commands
+ *   - wrapper/    the one wrapper every /v1 call goes through (endpoint.ts: endpointServer → serveEndpoint →
+ *                 ApiHandler; routeFile binds a definition to a Next route file; CORS, caching) and path → route id
+ *                 matching (router.ts)
+ *   - endpoints/  the endpoint logic: node-style (POST /v1/rpc/*, with node-format.ts: kaspad's wRPC JSON → the
+ *                 spec's node format), indexed (with indexed-format.ts: lib/db records → the indexed view), supply,
+ *                 tokens, wallets and their export, webhooks; the event filters and the webhook signature and target
+ *                 rules the stream and webhook workers share
+ *   - openapi/    the one list of /v1 endpoints with their documentation (openapi-endpoints.ts and its per-feature
+ *                 parts), the examples, and the OpenAPI 3.1 document generated from the list's zod schemas
  * Nothing here reads the environment or holds module state; the composition root builds the ApiContext.
  */
 export {
@@ -30,8 +31,8 @@ export {
   ROUTE_IDS,
   routeMethod,
   routePath,
-} from './costs';
-export type { HttpMethod, RouteId } from './costs';
+} from './keys/costs';
+export type { HttpMethod, RouteId } from './keys/costs';
 export {
   ApiError,
   formatIssuePath,
@@ -44,8 +45,8 @@ export {
   problemType,
   redactSecrets,
   toApiError,
-} from './errors';
-export type { ApiErrorInit, ErrorLogEntry, FieldError, Logger, ProblemBody } from './errors';
+} from './http/errors';
+export type { ApiErrorInit, ErrorLogEntry, FieldError, Logger, ProblemBody } from './http/errors';
 export {
   API_KEY_HEADER,
   API_KEY_PREFIX,
@@ -62,9 +63,9 @@ export {
   seedApiKeys,
   seededKeyId,
   validateKeyLimits,
-} from './keys';
-export type { ApiKeyLimits, ApiKeyRecord, CreateKeyOptions, KeyCacheOptions, KeyStore, SqlQueryable } from './keys';
-export { createMemoryMeter, createMeter, createRedisMeter, secondsUntil, windowsAt } from './metering';
+} from './keys/keys';
+export type { ApiKeyLimits, ApiKeyRecord, CreateKeyOptions, KeyCacheOptions, KeyStore, SqlQueryable } from './keys/keys';
+export { createMemoryMeter, createMeter, createRedisMeter, secondsUntil, windowsAt } from './keys/metering';
 export type {
   ChargeOutcome,
   ChargeReceipt,
@@ -76,7 +77,7 @@ export type {
   MeterUsage,
   RedisMeterOptions,
   Windows,
-} from './metering';
+} from './keys/metering';
 export {
   cacheControl,
   corsHeaders,
@@ -94,7 +95,7 @@ export {
   routeNotFound,
   servingMethod,
   SUBMIT_BLOCK_BODY_LIMIT,
-} from './endpoint';
+} from './wrapper/endpoint';
 export type {
   ApiContext,
   CachePolicy,
@@ -104,9 +105,9 @@ export type {
   MethodHandler,
   RequestOutcome,
   RouteFileHandlers,
-} from './endpoint';
-export { decodeSegment, fromWebRequest, routeHandlerOf, toWebResponse } from './http';
-export type { ApiHandler, ApiRequest, ApiResponse, RouteContext, RouteHandler, RouteParams } from './http';
+} from './wrapper/endpoint';
+export { decodeSegment, fromWebRequest, routeHandlerOf, toWebResponse } from './http/http';
+export type { ApiHandler, ApiRequest, ApiResponse, RouteContext, RouteHandler, RouteParams } from './http/http';
 export {
   addressString,
   boundedList,
@@ -120,11 +121,11 @@ export {
   PAGE_LIMIT,
   pageLimit,
   queryBoolean,
-} from './schemas';
-export { usageReport } from './usage';
-export type { UsageReport } from './usage';
-export { KEYS_USAGE, runKeysCommand } from './keys-cli';
-export type { KeysCliIo } from './keys-cli';
+} from './http/schemas';
+export { usageReport } from './keys/usage';
+export type { UsageReport } from './keys/usage';
+export { KEYS_USAGE, runKeysCommand } from './keys/keys-cli';
+export type { KeysCliIo } from './keys/keys-cli';
 export {
   getBlockDagInfoEndpoint,
   getBlockEndpoint,
@@ -140,10 +141,10 @@ export {
   submitTransactionEndpoint,
   submitTransactionReplacementEndpoint,
   usageEndpoint,
-} from './node-endpoints';
-export type { NodeApiContext } from './node-endpoints';
-export { getSupplyEndpoint } from './supply-endpoint';
-export type { SupplyView } from './supply-endpoint';
+} from './endpoints/node-endpoints';
+export type { NodeApiContext } from './endpoints/node-endpoints';
+export { getSupplyEndpoint } from './endpoints/supply-endpoint';
+export type { SupplyView } from './endpoints/supply-endpoint';
 export {
   blockToNode,
   dagInfoToNode,
@@ -161,7 +162,7 @@ export {
   transactionToNode,
   transactionToSubmission,
   utxoEntryToNode,
-} from './node-format';
+} from './endpoints/node-format';
 export type {
   NodeBlock,
   NodeBlockVerboseData,
@@ -172,4 +173,4 @@ export type {
   NodeTransaction,
   NodeUtxoEntry,
   SubmissionTransaction,
-} from './node-format';
+} from './endpoints/node-format';

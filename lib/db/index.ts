@@ -55,10 +55,8 @@ export { getCovenant, getCovenants } from './covenant-reads';
 export {
   acceptedBy,
   acceptedTransactionCounts,
-  addressHistoryAtTimes,
-  addressHistoryBeyond,
   addressHistoryByOffset,
-  addressHistoryByTime,
+  addressHistoryPageByTime,
   balanceRanking,
   blocksAtBlueScore,
   blockTimes,

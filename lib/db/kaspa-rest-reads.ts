@@ -23,39 +23,72 @@ export interface TimedTransactionId {
   blockTime: bigint;
 }
 
+export interface TimedHistoryPage {
+  /** The page's rows, and when the page is full every row at its newest and oldest block times (no duplicates). */
+  rows: TimedTransactionId[];
+  /** Whether the address has history newer than the page's newest row and older than its oldest. */
+  hasNewer: boolean;
+  hasOlder: boolean;
+}
+
+type TimedPageRow = { transaction_id: Uint8Array | null; block_time: bigint | null; newer: boolean | null; older: boolean | null };
+
+/** The page's SQL condition and order for each kind of bound (with neither, the newest rows). */
+const TIMED_PAGE_READS = {
+  after: { where: 'block_time > $3::bigint', order: 'block_time, transaction_id' },
+  before: { where: 'block_time < $3::bigint', order: 'block_time DESC, transaction_id DESC' },
+  // Without a bound the planner walks the key backward; a bound above every row could lead it to sort them all.
+  newest: { where: 'TRUE', order: 'block_time DESC, transaction_id DESC' },
+} as const;
+
 /**
- * Up to `limit` of the address's history rows: with `before`, block time < before, newest first; with `after`,
- * block time > after, oldest first; with neither, the newest.
+ * One page of the address's history by block time, in one statement: up to `limit` rows (with `before`, block time
+ * < before, newest first; with `after`, block time > after, oldest first; with neither, the newest), widened when full
+ * to every row at its edge times so ties never straddle two pages, and whether history lies beyond either edge.
  */
-export async function addressHistoryByTime(
+export async function addressHistoryPageByTime(
   db: Queryable,
   address: string,
   query: { limit: number; before?: bigint; after?: bigint },
-): Promise<TimedTransactionId[]> {
+): Promise<TimedHistoryPage> {
   const { limit, before, after } = query;
-  const { rows } =
-    after !== undefined
-      ? await db.query<{ transaction_id: Uint8Array; block_time: bigint }>(
-          `SELECT transaction_id, block_time FROM address_transactions
-           WHERE address = $1 AND block_time > $2 ORDER BY block_time, transaction_id LIMIT $3`,
-          [address, after, limit],
-          PREPARED,
-        )
-      : before !== undefined
-        ? await db.query<{ transaction_id: Uint8Array; block_time: bigint }>(
-            `SELECT transaction_id, block_time FROM address_transactions
-             WHERE address = $1 AND block_time < $2 ORDER BY block_time DESC, transaction_id DESC LIMIT $3`,
-            [address, before, limit],
-            PREPARED,
-          )
-        : // Without a bound the planner walks the key backward; a bound above every row could lead it to sort them all.
-          await db.query<{ transaction_id: Uint8Array; block_time: bigint }>(
-            `SELECT transaction_id, block_time FROM address_transactions
-             WHERE address = $1 ORDER BY block_time DESC, transaction_id DESC LIMIT $2`,
-            [address, limit],
-            PREPARED,
-          );
-  return rows.map((row) => ({ transactionId: row.transaction_id, blockTime: row.block_time }));
+  const kind = after !== undefined ? 'after' : before !== undefined ? 'before' : 'newest';
+  const { where, order } = TIMED_PAGE_READS[kind];
+  const bound = after ?? before;
+  // Ordered, limited subqueries rather than EXISTS: a prepared statement's generic plan for EXISTS may scan the table
+  // (the whole of it when nothing is newer), while an order along the key keeps it on the index.
+  const { rows } = await db.query<TimedPageRow>(
+    `WITH page AS (
+       SELECT transaction_id, block_time FROM address_transactions
+       WHERE address = $1 AND ${where} ORDER BY ${order} LIMIT $2
+     ), edge AS (SELECT max(block_time) AS newest, min(block_time) AS oldest, count(*) AS size FROM page)
+     SELECT transaction_id, block_time, NULL::boolean AS newer, NULL::boolean AS older FROM page
+     UNION ALL
+     SELECT a.transaction_id, a.block_time, NULL, NULL FROM edge JOIN address_transactions a
+       ON a.address = $1 AND a.block_time IN (edge.newest, edge.oldest)
+     WHERE edge.size = $2
+     UNION ALL
+     SELECT NULL, NULL,
+       (SELECT block_time FROM address_transactions WHERE address = $1 AND block_time > edge.newest
+        ORDER BY block_time LIMIT 1) IS NOT NULL,
+       (SELECT block_time FROM address_transactions WHERE address = $1 AND block_time < edge.oldest
+        ORDER BY block_time DESC LIMIT 1) IS NOT NULL
+     FROM edge WHERE edge.size > 0`,
+    bound === undefined ? [address, limit] : [address, limit, bound],
+    PREPARED,
+  );
+  const page = new Map<string, TimedTransactionId>();
+  let hasNewer = false;
+  let hasOlder = false;
+  for (const row of rows) {
+    if (row.transaction_id === null || row.block_time === null) {
+      hasNewer = row.newer ?? false;
+      hasOlder = row.older ?? false;
+    } else {
+      page.set(Buffer.from(row.transaction_id).toString('hex'), { transactionId: row.transaction_id, blockTime: row.block_time });
+    }
+  }
+  return { rows: [...page.values()], hasNewer, hasOlder };
 }
 
 /** kaspa-rest-server's legacy offset paging: `limit` rows after skipping `offset`, newest first. */
@@ -71,35 +104,6 @@ export async function addressHistoryByOffset(
     PREPARED,
   );
   return rows.map((row) => ({ transactionId: row.transaction_id, blockTime: row.block_time }));
-}
-
-/** The address's history rows at exactly these block times (a page widened so ties never straddle two pages). */
-export async function addressHistoryAtTimes(db: Queryable, address: string, times: readonly bigint[]): Promise<TimedTransactionId[]> {
-  const { rows } = await db.query<{ transaction_id: Uint8Array; block_time: bigint }>(
-    `SELECT transaction_id, block_time FROM address_transactions WHERE address = $1 AND block_time = ANY($2::bigint[])`,
-    [address, [...new Set(times)]],
-    PREPARED,
-  );
-  return rows.map((row) => ({ transactionId: row.transaction_id, blockTime: row.block_time }));
-}
-
-/** Whether the address has history strictly newer than `newerThan` and strictly older than `olderThan`. */
-export async function addressHistoryBeyond(
-  db: Queryable,
-  address: string,
-  bounds: { newerThan: bigint; olderThan: bigint },
-): Promise<{ hasNewer: boolean; hasOlder: boolean }> {
-  const { rows } = await db.query<{ newer: boolean; older: boolean }>(
-    // Ordered, limited subqueries rather than EXISTS: a prepared statement's generic plan for EXISTS may scan the table
-    // (the whole of it when nothing is newer), while an order along the key keeps it on the index.
-    `SELECT (SELECT block_time FROM address_transactions WHERE address = $1 AND block_time > $2
-             ORDER BY block_time LIMIT 1) IS NOT NULL AS newer,
-            (SELECT block_time FROM address_transactions WHERE address = $1 AND block_time < $3
-             ORDER BY block_time DESC LIMIT 1) IS NOT NULL AS older`,
-    [address, bounds.newerThan, bounds.olderThan],
-    PREPARED,
-  );
-  return { hasNewer: rows[0]?.newer ?? false, hasOlder: rows[0]?.older ?? false };
 }
 
 export interface StoredBlockTime {

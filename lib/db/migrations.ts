@@ -128,7 +128,7 @@ CREATE TABLE indexer_checkpoints (
 );
 `;
 
-/** API keys (lib/api/keys.ts): only the SHA-256 of a key is stored; limits in RU with milli-RU precision. */
+/** API keys (lib/api/keys/keys.ts): only the SHA-256 of a key is stored; limits in RU with milli-RU precision. */
 const API_KEYS = `
 CREATE TABLE api_keys (
   id text PRIMARY KEY,

@@ -17,7 +17,7 @@ import type {
 
 const PREPARED: QueryOptions = { prepared: true };
 
-/** Items per page of every keyset-paged list, the API's `limit` (lib/api/schemas.ts) included. */
+/** Items per page of every keyset-paged list, the API's `limit` (lib/api/http/schemas.ts) included. */
 export const PAGE_LIMIT = { min: 1, max: 100, default: 20 } as const;
 export const MAX_DAA_SCORE_RANGE = 1000n;
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { headerHash } from '../kaspa/header';
 import { BlockLogError, blockLogLine, openBlockLog } from './block-log';
-import { FORK_NEVER } from './params';
+import { FORK_NEVER } from './consensus/params';
 import { createTestDevnet } from './test-support/devnet-harness';
 
 const dirs: string[] = [];

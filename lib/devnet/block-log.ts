@@ -34,11 +34,11 @@ import { crc32 } from 'node:zlib';
 import { stringifyJson } from '../rpc/json';
 import { isJsonObject, parseWireMessage } from '../rpc/protocol';
 import type { RpcRawBlockInputForm } from '../rpc/types';
-import type { Block } from './genesis';
+import type { Block } from './consensus/genesis';
 import { blockFromRpc, blockToRpcSubmission } from '../rpc/convert-block';
-import { FORK_NEVER } from './params';
+import { FORK_NEVER } from './consensus/params';
 import { bytesToHex, hexToBytes } from '../kaspa/bytes';
-import type { BootstrapOutput } from './bootstrap';
+import type { BootstrapOutput } from './mining/bootstrap';
 
 export const BLOCK_LOG_FORMAT = 1;
 const GENESIS_FILE = 'genesis.json';

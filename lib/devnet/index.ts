@@ -13,6 +13,17 @@
  * reorganisations) and partitions about once a minute (red blocks); deterministic wallets and a traffic generator; and
  * a block log that makes the chain survive restarts (and sets aside a chain recorded under another activation).
  *
+ * Its folders import one way, each only the ones before it:
+ *   - consensus/  the rules and state: params, genesis, header and body validation, GHOSTDAG, reachability, DAA and
+ *                 difficulty, parents, transaction validation and script units, UTXO diffs and acceptance, the virtual,
+ *                 pruning and its snapshot, the template's transaction selection
+ *   - mempool/    the pool (v2.0.1 policy by activation, orphans, replacement) and the fee estimator
+ *   - mining/     miners with network delay and partitions, the bootstrap outputs of a new chain
+ *   - traffic/    deterministic wallets (HD included), the payment, token and covenant traffic on its own thread
+ *   - server/     the wRPC JSON server and kaspad's method handlers, notifications and process metrics
+ * The top-level files assemble them: node.ts (the node), block-log.ts (persistence), worker.ts and main.ts (the
+ * embedded and standalone entry points).
+ *
  * Callers talk to the node through the wRPC protocol (lib/rpc), exactly as they would to a real kaspad.
  */
 export { createDevnetNode, DEVNET_SERVER_VERSION } from './node';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { env } from '../env';
 import { createDevnetNode, type DevnetNodeStats } from './node';
 import { describeNodeEvent } from './node-event-text';
-import { forkActivationOf } from './params';
+import { forkActivationOf } from './consensus/params';
 
 const STATUS_INTERVAL_MS = 5_000;
 

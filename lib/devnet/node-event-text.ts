@@ -1,5 +1,5 @@
 import type { DevnetNodeEvent } from './node';
-import { FORK_NEVER } from './params';
+import { FORK_NEVER } from './consensus/params';
 
 const activationText = (activation: bigint) => (activation === FORK_NEVER ? 'never' : `DAA score ${activation}`);
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { bytesToHex } from '../kaspa/bytes';
 import { headerHash } from '../kaspa/header';
 import { RpcRejectedError } from '../rpc/errors';
-import { decodeSnapshot } from './consensus-snapshot';
+import { decodeSnapshot } from './consensus/consensus-snapshot';
 import { createDevnetNode, type DevnetNode, type DevnetNodeEvent } from './node';
 import { GENESIS_TIMESTAMP, MINER, PRUNING_TEST_PARAMS, solve } from './test-support/devnet-harness';
 

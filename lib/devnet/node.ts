@@ -34,12 +34,12 @@ import { WRPC_ERROR_MESSAGES } from '../rpc/protocol';
 import { requestSchemas, type HandledMethodName } from '../rpc/request-schemas';
 import type { RpcMethodName, RpcNotifications, RpcRequest, RpcResponse } from '../rpc/types';
 import { openBlockLog, SNAPSHOTS_DIR, type BlockLog, type BlockLogRecovery } from './block-log';
-import { createConsensus, type Block, type Consensus, type VirtualChainChange } from './consensus';
-import { openSnapshotStore, type ConsensusSnapshot } from './consensus-snapshot';
-import { bootstrapOutputsFor, createDevnetBootstrap, type DevnetBootstrap } from './bootstrap';
-import { createDevnetGenesis } from './genesis';
+import { createConsensus, type Block, type Consensus, type VirtualChainChange } from './consensus/consensus';
+import { openSnapshotStore, type ConsensusSnapshot } from './consensus/consensus-snapshot';
+import { bootstrapOutputsFor, createDevnetBootstrap, type DevnetBootstrap } from './mining/bootstrap';
+import { createDevnetGenesis } from './consensus/genesis';
 import { wireCopy } from './json-copy';
-import { createMempool, type Mempool } from './mempool';
+import { createMempool, type Mempool } from './mempool/mempool';
 import {
   bitsForExpectedHashes,
   createMinerSwarm,
@@ -51,16 +51,16 @@ import {
   type MinerTimers,
   type NetworkDelay,
   type PartitionSchedule,
-} from './miner';
-import { CRESCENDO_PARAMS, devnetPruningParams, targetTimePerBlockFor, type ConsensusParams } from './params';
-import { createRpcHandlers, DEVNET_NETWORK } from './rpc-handlers';
-import { acceptedTransactionIdsToRpc, blockInfoToRpc, laneProofToRpc, utxoChangeToRpc } from './rpc-converter';
+} from './mining/miner';
+import { CRESCENDO_PARAMS, devnetPruningParams, targetTimePerBlockFor, type ConsensusParams } from './consensus/params';
+import { createRpcHandlers, DEVNET_NETWORK } from './server/rpc-handlers';
+import { acceptedTransactionIdsToRpc, blockInfoToRpc, laneProofToRpc, utxoChangeToRpc } from './server/rpc-converter';
 import type { RpcCaller } from '../rpc/convert-transaction';
-import { wasmSecp256k1 } from './secp256k1-wasm';
-import { createTrafficGenerator, seededRandom } from './traffic';
-import { createTrafficThread, type TrafficRunner } from './traffic-thread';
-import { createWalletSet, type WalletSet } from './wallet';
-import { createWrpcServer, RequestDeserializationError, type WrpcHandlers, type WrpcServer } from './wrpc-server';
+import { wasmSecp256k1 } from './consensus/secp256k1-wasm';
+import { createTrafficGenerator, seededRandom } from './traffic/traffic';
+import { createTrafficThread, type TrafficRunner } from './traffic/traffic-thread';
+import { createWalletSet, type WalletSet } from './traffic/wallet';
+import { createWrpcServer, RequestDeserializationError, type WrpcHandlers, type WrpcServer } from './server/wrpc-server';
 
 /** The kaspad version whose wire shapes the node emits; it also prefixes every coinbase's extra data. */
 export const DEVNET_SERVER_VERSION = '2.0.1';

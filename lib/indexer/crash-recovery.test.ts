@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDb, readCheckpoint, tableDigests, type Db } from '../db';
 import { testBackends, type TestDatabase } from '../db/test-support/test-databases';
 import { createDevnetNode, type DevnetNode } from '../devnet';
-import { seededRandom } from '../devnet/traffic';
+import { seededRandom } from '../devnet/traffic/traffic';
 import { bytesToHex } from '../kaspa/bytes';
 import { createRpcClient, type RpcClient } from '../rpc';
 import { DEFAULT_CHECKPOINT_NAME } from '../db';

@@ -1,13 +1,17 @@
 /**
  * lib/indexer owns following a Kaspa node into the database: catch-up, live following, acceptance and
  * reorganisations, checkpoints, lag.
- *   - indexer.ts  createIndexer({ rpc, db, log, clock, batch }): start(), stop(), status(), whenReady().
- *                 Catch-up pages getBlocks from the checkpoint to the sink and fetches the pages' blocks with getBlock
- *                 ahead of the batches being written (two commit at once), then getVirtualChainFromBlock from the
- *                 checkpoint for removed/added chain blocks and accepted ids; live, it follows BlockAdded and
- *                 VirtualChainChanged (subscribed before catching up; duplicates are idempotent; a notification that
- *                 does not continue the stored chain, or a reconnect, triggers another catch-up). The checkpoint is the last chain block whose acceptance is stored and
- *                 commits in the same transaction as that acceptance.
+ *   - indexer.ts  createIndexer({ rpc, db, log, clock, batch }): start(), stop(), status(), whenReady(): the loop over
+ *                 the node's BlockAdded and VirtualChainChanged (subscribed before catching up; duplicates are
+ *                 idempotent); a notification that does not continue the stored chain, or a reconnect, triggers
+ *                 another catch-up. Its parts:
+ *       - known-blocks.ts         what is stored (bounded memory, then the database)
+ *       - block-writer.ts         blocks in batches, two committing at once
+ *       - chain-follower.ts       catch-up (getBlocks pages from the checkpoint, getBlock ahead of the writes, then
+ *                                 getVirtualChainFromBlock) and chain steps; the checkpoint is the last chain block
+ *                                 whose acceptance is stored and commits in the same transaction as that acceptance
+ *       - checkpoint-recovery.ts  the first start at the node's pruning point; a checkpoint the node does not know
+ *       - index-writes.ts         the batch transaction, stream events, reported progress
  *   - recover.ts  a checkpoint the node does not know: the newest stored chain block it still knows (the indexer
  *                 undoes above it, or records a gap and resumes at the node's pruning point when there is none)
  *   - convert.ts  node blocks → lib/db records (addresses and script classes computed from the scripts)

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { migrate, readCheckpoint, readIndexGaps, type Db } from '../db';
 import { testBackends, type TestDatabase } from '../db/test-support/test-databases';
 import { startWireDevnet, wireKey, type WireDevnet } from '../devnet/test-support/wire-devnet';
-import type { Block } from '../devnet/consensus';
+import type { Block } from '../devnet/consensus/consensus';
 import { bytesToHex } from '../kaspa/bytes';
 import { RpcRejectedError, type RpcClient } from '../rpc';
 import { DEFAULT_CHECKPOINT_NAME } from '../db';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTransactions, migrate, type Db, type IndexedTransaction } from '../db';
 import { testBackends, type TestDatabase } from '../db/test-support/test-databases';
-import { createTrafficGenerator, seededRandom } from '../devnet/traffic';
+import { createTrafficGenerator, seededRandom } from '../devnet/traffic/traffic';
 import { startWireDevnet, TEST_COINBASE_MATURITY, type WireDevnet } from '../devnet/test-support/wire-devnet';
 import { bytesToHex, equalBytes } from '../kaspa/bytes';
 import { transactionHash, transactionId } from '../kaspa/transaction';

@@ -1,19 +1,12 @@
 /** /addresses/*: balances and UTXOs (the node), histories and activity (the index), rankings and names. */
-import {
-  addressActivity,
-  addressHistoryAtTimes,
-  addressHistoryBeyond,
-  addressHistoryByOffset,
-  addressHistoryByTime,
-} from '../db';
+import { addressActivity, addressHistoryByOffset, addressHistoryPageByTime } from '../db';
 import { decodeAddress } from '../kaspa/address';
-import { bytesToHex } from '../kaspa/bytes';
 import type { RpcUtxosByAddressesEntry } from '../rpc/types';
 import { RestError, validationError, type ValidationItem } from './errors';
 import { PREVIOUS_OUTPOINT_MODES } from './format';
 import type { KaspaRestData, RestResult, RestRoute } from './route-types';
 import { addressParameter, bodyObject, fieldsOf, HOUR_MS } from './route-support';
-import { searchTransactions } from './transaction-routes';
+import { transactionModels } from './transaction-routes';
 
 /**
  * Daily active-address counts and balance histories come from tables kaspa-rest-server's exporters fill (its
@@ -119,25 +112,19 @@ const addresses: RestRoute[] = [
       const headers: Record<string, string> = { 'x-page-count': '0' };
       if (before !== 0n && after !== 0n) throw new RestError(400, 'Only one of [before, after] can be present', headers);
       if (after !== 0n && after > BigInt(now + HOUR_MS)) return { body: [], headers };
-      const rows = await addressHistoryByTime(data.db, address, {
+      const page = await addressHistoryPageByTime(data.db, address, {
         limit,
         before: before === 0n ? undefined : before,
         after: after === 0n ? undefined : after,
       });
-      if (rows.length === 0) return { body: [], headers, maxAge: 1 };
-      const times = rows.map((row) => row.blockTime);
+      if (page.rows.length === 0) return { body: [], headers, maxAge: 1 };
+      const times = page.rows.map((row) => row.blockTime);
       const newest = times.reduce((x, y) => (y > x ? y : x));
       const oldest = times.reduce((x, y) => (y < x ? y : x));
-      const ids = new Map(rows.map((row) => [bytesToHex(row.transactionId), row.transactionId]));
-      if (rows.length === limit) {
-        for (const row of await addressHistoryAtTimes(data.db, address, [newest, oldest])) ids.set(bytesToHex(row.transactionId), row.transactionId);
-      }
-      const beyond = await addressHistoryBeyond(data.db, address, { newerThan: newest, olderThan: oldest });
-      if (before !== 0n || after !== 0n) {
-        if (beyond.hasNewer) headers['x-next-page-after'] = String(newest);
-      }
-      if (beyond.hasOlder) headers['x-next-page-before'] = String(oldest);
-      const body = await searchTransactions(data, { transactionIds: [...ids.keys()] }, resolve, fields, acceptance);
+      if ((before !== 0n || after !== 0n) && page.hasNewer) headers['x-next-page-after'] = String(newest);
+      if (page.hasOlder) headers['x-next-page-before'] = String(oldest);
+      const ids = page.rows.map((row) => row.transactionId);
+      const body = await transactionModels(data, ids, resolve, fields, acceptance);
       headers['x-page-count'] = String(body.length);
       return { body, headers, maxAge: before !== 0n ? 8 : 1 };
     },
@@ -153,7 +140,7 @@ const addresses: RestRoute[] = [
       const resolve = parameters.choice('resolve_previous_outpoints', PREVIOUS_OUTPOINT_MODES, 'no');
       const address = await addressParameter(input);
       const rows = await addressHistoryByOffset(data.db, address, { limit, offset });
-      const body = await searchTransactions(data, { transactionIds: rows.map((row) => bytesToHex(row.transactionId)) }, resolve, fields);
+      const body = await transactionModels(data, rows.map((row) => row.transactionId), resolve, fields);
       return { body, maxAge: offset > 0 ? 60 : 8 };
     },
   },

@@ -1,7 +1,7 @@
 /**
  * The address labels of /addresses/names and /addresses/{a}/name: an operator's JSON file
  * (`[{"address": "kaspa:…", "name": "…"}, …]`, read once), or on the embedded devnet its traffic wallets, named by index
- * (lib/devnet/wallet-names.ts; the runtime chooses).
+ * (lib/devnet/traffic/wallet-names.ts; the runtime chooses).
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';

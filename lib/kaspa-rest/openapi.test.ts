@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KASPA_REST_ROUTE_COSTS } from '../api/costs';
+import { KASPA_REST_ROUTE_COSTS } from '../api/keys/costs';
 import { kaspaRestOpenApi, OPERATIONS } from './openapi';
 import { KASPA_REST_ROUTES } from './routes';
 

@@ -2,7 +2,7 @@
  * The OpenAPI 3.0 document of /kaspa-rest (served at /kaspa-rest/openapi.json): every served route with its
  * parameters and its answer's schema, written from kaspa-rest-server's pydantic models as dagboard serves them.
  */
-import { KASPA_REST_ROUTE_COSTS, formatRu, type KaspaRestRouteId } from '../api/costs';
+import { KASPA_REST_ROUTE_COSTS, formatRu, type KaspaRestRouteId } from '../api/keys/costs';
 
 type Schema = Record<string, unknown>;
 

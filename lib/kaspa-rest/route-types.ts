@@ -1,7 +1,7 @@
 /** The shapes every /kaspa-rest route shares: what it reads (the index, the node, names, prices), takes and answers. */
 import { type Checkpoint, type Queryable } from '../db';
 import { type AddressPrefix } from '../kaspa/address';
-import type { KaspaRestRouteId } from '../api/costs';
+import type { KaspaRestRouteId } from '../api/keys/costs';
 import type { RpcClient } from '../rpc';
 import type { KasUsdSource } from '../tokens/kas-usd';
 import { Parameters } from './errors';

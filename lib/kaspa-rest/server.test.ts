@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyVirtualChainChange, insertBlocks, insertTransactions, migrate, writeCheckpoint, type Db, type TransactionRecord } from '../db';
 import { addressOf, hashOf, payToAddressOutput, syntheticBlock, syntheticTransaction } from '../db/test-support/fixtures';
 import { testBackends, type TestDatabase } from '../db/test-support/test-databases';
-import { KASPA_REST_ROUTE_COSTS } from '../api/costs';
+import { KASPA_REST_ROUTE_COSTS } from '../api/keys/costs';
 import { bytesToHex, compareBytes } from '../kaspa/bytes';
 import { pythonIsoFormat } from './route-support';
 import { harness, NOW, UTXO_SCRIPT } from './test-support/rest-harness';

@@ -5,7 +5,7 @@
  *   (422) → body size (413) → JSON (422) → handler → JSON or text
  * Access: keyless by default, each client IP charged on the API's meter under `kaspa-rest-ip:<ip>` against its RU per
  * second, with no monthly allowance; a request that sends x-api-key is charged to that key (its limits). With access
- * `api-key` the key is required. Charges come from the one cost table (lib/api/costs.ts); a 5xx is refunded.
+ * `api-key` the key is required. Charges come from the one cost table (lib/api/keys/costs.ts); a 5xx is refunded.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -23,7 +23,7 @@ import {
   type Logger,
   type Meter,
 } from '../api';
-import { KASPA_REST_ROUTE_COSTS, type KaspaRestRouteId } from '../api/costs';
+import { KASPA_REST_ROUTE_COSTS, type KaspaRestRouteId } from '../api/keys/costs';
 import { JsonParseError, parseJson, stringifyJson } from '../rpc/json';
 import { Parameters, RestError, validationError } from './errors';
 import type { KaspaRestData, RestResult, RestRoute } from './route-types';

@@ -39,7 +39,18 @@ export async function searchTransactions(data: KaspaRestData, body: unknown, res
   } else {
     wanted = hashList(ids, ['body', 'transactionIds']);
   }
-  let transactions = await getTransactions(data.db, wanted, { includePayload: true });
+  return transactionModels(data, wanted, resolve, fields, acceptance);
+}
+
+/** The indexed transactions among `ids` as kaspa-rest-server's models, newest first, optionally by acceptance. */
+export async function transactionModels(
+  data: KaspaRestData,
+  ids: Uint8Array[],
+  resolve: PreviousOutpointMode,
+  fields: string[],
+  acceptance?: 'accepted' | 'rejected',
+) {
+  let transactions = await getTransactions(data.db, ids, { includePayload: true });
   if (acceptance === 'accepted') transactions = transactions.filter((transaction) => transaction.acceptingBlockHash !== null);
   if (acceptance === 'rejected') transactions = transactions.filter((transaction) => transaction.acceptingBlockHash === null);
   return txModels(data.db, transactions, { resolve, fields });

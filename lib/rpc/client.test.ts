@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { createWrpcServer, type WrpcHandlers, type WrpcServer } from '../devnet/wrpc-server';
+import { createWrpcServer, type WrpcHandlers, type WrpcServer } from '../devnet/server/wrpc-server';
 import { createRpcClient, type RpcClient, type RpcClientOptions, type RpcStateChange } from './client';
 import { RpcError, RpcRejectedError, RpcTimeoutError, RpcUnreachableError } from './errors';
 import type { RpcNotifications, RpcUtxosByAddressesEntry } from './types';

@@ -10,7 +10,7 @@
  *   - errors.ts           typed call failures (unreachable / timeout / rejected / protocol)
  *   - client.ts           the WebSocket client (Node only: uses `ws`)
  *   - convert-*.ts        lib/kaspa transactions, headers and blocks ↔ their wire forms, and `RpcCaller`
- * The devnet's server side lives in lib/devnet/wrpc-server.ts and reuses these pieces.
+ * The devnet's server side lives in lib/devnet/server/wrpc-server.ts and reuses these pieces.
  */
 export { createRpcClient } from './client';
 export * from './convert-block';

@@ -26,12 +26,12 @@ import {
   type Logger,
   type RequestOutcome,
 } from '../api';
-import { createIndexedReads } from '../api/indexed-endpoints';
-import type { WalletAddressEntry, WalletApiContext } from '../api/wallet-endpoints';
-import type { WebhookApiContext } from '../api/webhook-endpoints';
+import { createIndexedReads } from '../api/endpoints/indexed-endpoints';
+import type { WalletAddressEntry, WalletApiContext } from '../api/endpoints/wallet-endpoints';
+import type { WebhookApiContext } from '../api/endpoints/webhook-endpoints';
 import type { KasUsdSource } from '../tokens/kas-usd';
 import { createDiscoveryCache } from '../wallet/discovery-cache';
-import { demoExtendedPublicKey } from '../devnet/hd-wallet';
+import { demoExtendedPublicKey } from '../devnet/traffic/hd-wallet';
 import type { Db } from '../db';
 import type { Env } from '../env';
 import type { AddressPrefix } from '../kaspa/address';

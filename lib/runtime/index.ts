@@ -6,14 +6,14 @@
 import { join } from 'node:path';
 import { migrate, openDb, type Db } from '../db';
 import { env, type Env } from '../env';
-import { forkActivationOf } from '../devnet/params';
+import { forkActivationOf } from '../devnet/consensus/params';
 import { createRpcClient, type RpcClient } from '../rpc';
 import { createApiServices, type ApiServices } from './api-services';
 import type { DevnetRestoreReport } from '../devnet/node';
 import { startEmbeddedDevnet, type EmbeddedDevnet } from './embedded-devnet';
-import { feeHistoryFor, stopFeeHistory } from './fee-history';
+import { nodeFeeHistory, type FeeHistory } from '../live/fee-history';
 import { startRuntimeIndexer, type RuntimeIndexer } from './indexer';
-import { createLiveHub, type LiveHub } from './live';
+import { createLiveHub, type LiveHub } from '../live/hub';
 import { createRuntimeMetrics, type RuntimeMetrics } from './metrics';
 import { kasUsdSourceOf, startRuntimeTokens, type RuntimeTokens } from './tokens';
 import { createStreamHub } from '../stream/hub';
@@ -33,6 +33,8 @@ export interface Runtime {
   readonly tokens: RuntimeTokens;
   readonly api: ApiServices;
   readonly metrics: RuntimeMetrics;
+  /** The fee estimate sampled since the app started (the /fees page's history). */
+  readonly feeHistory: FeeHistory;
   /** The live event hub behind the SSE stream, created on first use. */
   live(): LiveHub;
   /** The /v1 streams (SSE and WebSocket) over the event log, created on first use. */
@@ -77,7 +79,7 @@ async function createRuntime(config: Env): Promise<Runtime> {
   }
   const rpc = createRpcClient({ url: nodeUrl, onError: (error) => log(`node connection: ${error.message}`) });
   // /fees shows the estimate's history from the app's start, not from the page's first visit.
-  feeHistoryFor(rpc);
+  const feeHistory = nodeFeeHistory(rpc);
   const metrics = createRuntimeMetrics({ token: config.METRICS_TOKEN });
   const kasUsd = kasUsdSourceOf(config, log);
   const api = await createApiServices({
@@ -129,6 +131,7 @@ async function createRuntime(config: Env): Promise<Runtime> {
     tokens,
     api,
     metrics,
+    feeHistory,
     live() {
       live ??= createLiveHub({ rpc, onError: (error) => log(`live: ${error.message}`) });
       return live;
@@ -145,7 +148,7 @@ async function createRuntime(config: Env): Promise<Runtime> {
     async stop() {
       stream?.hub.close();
       await webhooks.stop();
-      stopFeeHistory();
+      feeHistory.stop();
       await live?.close();
       await tokens.stop();
       await indexer.stop();

@@ -5,7 +5,7 @@ import parsePrometheusTextFormat, { type PrometheusFamily } from 'parse-promethe
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as metricsRoute } from '@/app/metrics/route';
 import { createApiKey, endpointDefiner, type RouteHandler } from '../api';
-import { getBlockDagInfoEndpoint } from '../api/node-endpoints';
+import { getBlockDagInfoEndpoint } from '../api/endpoints/node-endpoints';
 import { insertBlocks, migrate, openDb, writeCheckpoint, type Db } from '../db';
 import { syntheticBlock } from '../db/test-support/fixtures';
 import { testBackends } from '../db/test-support/test-databases';

@@ -16,7 +16,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { ApiError, MILLI_RU_PER_RU, problemResponse, requestIdOf } from '../api';
-import type { RequestOutcome } from '../api/endpoint';
+import type { RequestOutcome } from '../api/wrapper/endpoint';
 import type { Db } from '../db';
 import type { RpcClient } from '../rpc';
 import { watchHeapAfterMajorGc } from '../devnet/heap-after-gc';

@@ -4,7 +4,7 @@
  * about acceptance changes). The token indexer starts once the node's network is known (it picks the protocol
  * profile) and retries until then.
  */
-import { candleUsdCacheFor, type TokenServices } from '../api/token-endpoints';
+import { candleUsdCacheFor, type TokenServices } from '../api/endpoints/token-endpoints';
 import type { Db } from '../db';
 import type { Env } from '../env';
 import type { AddressPrefix } from '../kaspa/address';

@@ -3,7 +3,7 @@
  * attempt charged to the webhook's key (WEBHOOK_COSTS.attempt). A disabled or deleted key's webhooks are disabled.
  */
 import { formatRu, type ApiKeyRecord, type KeyStore, type Meter } from '../api';
-import { WEBHOOK_COSTS } from '../api/costs';
+import { WEBHOOK_COSTS } from '../api/keys/costs';
 import type { Db } from '../db';
 import type { Env } from '../env';
 import { createWebhookWorker, type ChargeOutcome, type WebhookWorker } from '../webhooks/worker';

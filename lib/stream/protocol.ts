@@ -2,7 +2,7 @@
  * What both transports share: parsing cursors (every refusal an ApiError in the one problem shape; topics and
  * addresses are lib/api's event filters, which webhooks take too), and the wire form of events.
  */
-import { ApiError } from '../api/errors';
+import { ApiError } from '../api/http/errors';
 import type { StreamEvent, StreamTopic } from '../db';
 import type { StreamFilter } from './hub';
 

@@ -6,11 +6,11 @@
  * allowance cannot pay for a page, the events it still pays for are sent and the stream ends with the 402 problem;
  * when the key's per-second budget is spent, delivery waits for the next second (the stream slows, nothing is lost).
  */
-import { STREAM_COSTS } from '../api/costs';
-import { meteringHeaders, refusal } from '../api/endpoint';
-import { ApiError } from '../api/errors';
-import { API_KEY_HEADER, authenticateApiKey, type ApiKeyRecord } from '../api/keys';
-import type { NodeApiContext } from '../api/node-endpoints';
+import { STREAM_COSTS } from '../api/keys/costs';
+import { meteringHeaders, refusal } from '../api/wrapper/endpoint';
+import { ApiError } from '../api/http/errors';
+import { API_KEY_HEADER, authenticateApiKey, type ApiKeyRecord } from '../api/keys/keys';
+import type { NodeApiContext } from '../api/endpoints/node-endpoints';
 import { readStreamBounds, type Queryable, type StreamEvent } from '../db';
 import type { StreamFilter, StreamHub, Subscription } from './hub';
 

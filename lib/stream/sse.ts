@@ -12,12 +12,12 @@
  * The body is pulled: nothing is produced while the client does not read, so the server holds at most one message
  * per connection beyond the socket's own buffer.
  */
-import { corsHeaders, requestIdOf } from '../api/endpoint';
-import { ApiError, problemBody, problemResponse, toApiError } from '../api/errors';
-import { API_KEY_HEADER } from '../api/keys';
+import { corsHeaders, requestIdOf } from '../api/wrapper/endpoint';
+import { ApiError, problemBody, problemResponse, toApiError } from '../api/http/errors';
+import { API_KEY_HEADER } from '../api/keys/keys';
 import type { StreamEvent } from '../db';
 import type { StreamFilter } from './hub';
-import { parseAddresses, parseTopics } from '../api/event-filters';
+import { parseAddresses, parseTopics } from '../api/endpoints/event-filters';
 import { filterOf, listParameter, parseCursor, streamQuery } from './protocol';
 import { nextDelivery, resyncBody, type Admission, type StreamService } from './service';
 

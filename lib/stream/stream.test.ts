@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { STREAM_COSTS } from '../api/costs';
-import { createApiKey, createMemoryKeyStore, type KeyStore } from '../api/keys';
-import { createMemoryMeter, type Meter } from '../api/metering';
-import type { NodeApiContext } from '../api/node-endpoints';
+import { STREAM_COSTS } from '../api/keys/costs';
+import { createApiKey, createMemoryKeyStore, type KeyStore } from '../api/keys/keys';
+import { createMemoryMeter, type Meter } from '../api/keys/metering';
+import type { NodeApiContext } from '../api/endpoints/node-endpoints';
 import { appendStreamEvents, migrate, pruneStreamEvents, readStreamBounds, type Db, type NewStreamEvent } from '../db';
 import { testBackends, type TestDatabase } from '../db/test-support/test-databases';
 import { wireKey } from '../devnet/test-support/wire-devnet';

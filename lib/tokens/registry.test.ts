@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TOKEN_TRAFFIC_TICKERS } from '../devnet/token-traffic';
+import { TOKEN_TRAFFIC_TICKERS } from '../devnet/traffic/token-traffic';
 import devnetRegistry from './devnet-registry.json';
 import { tokenRegistry } from './registry';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTE_IDS } from '../api/costs';
-import { buildOpenApiDocument } from '../api/openapi';
-import { API_ENDPOINTS, NAMED_SCHEMAS, OPENAPI_TAGS } from '../api/openapi-endpoints';
-import { EXAMPLE_ADDRESS, EXAMPLE_TRANSACTION_ID } from '../api/openapi-examples';
+import { ROUTE_IDS } from '../api/keys/costs';
+import { buildOpenApiDocument } from '../api/openapi/openapi';
+import { API_ENDPOINTS, NAMED_SCHEMAS, OPENAPI_TAGS } from '../api/openapi/openapi-endpoints';
+import { EXAMPLE_ADDRESS, EXAMPLE_TRANSACTION_ID } from '../api/openapi/openapi-examples';
 import { operationGroups, operationSummaries, withLiveExamples } from './api-operations';
 
 const document = JSON.parse(

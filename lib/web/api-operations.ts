@@ -3,8 +3,8 @@
  * /v1/openapi.json): grouped by the document's tags, with cost, parameters, the body's top-level fields and the
  * examples, where the document's placeholder values can be swapped for live ones.
  */
-import { ROUTE_IDS, routeMethod, type RouteId } from '../api/costs';
-import { groupProblemCodes, type ProblemFamilyId } from '../api/problem-families';
+import { ROUTE_IDS, routeMethod, type RouteId } from '../api/keys/costs';
+import { groupProblemCodes, type ProblemFamilyId } from '../api/http/problem-families';
 
 type Json = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NodeBlock, NodeTransaction } from '../api/node-format';
+import type { NodeBlock, NodeTransaction } from '../api/endpoints/node-format';
 import { payToPublicKeyScript, schnorrAddressFromPublicKey } from '../kaspa/address';
 import { bytesToHex } from '../kaspa/bytes';
 import { encodeCoinbasePayload } from '../kaspa/coinbase';

@@ -4,7 +4,7 @@
  * block itself, so its own miner is known only from the payload. The address prefix is the network's, taken from an
  * output address of the block.
  */
-import type { NodeBlock } from '../api/node-format';
+import type { NodeBlock } from '../api/endpoints/node-format';
 import { hexToBytes } from '../kaspa/bytes';
 import { decodeCoinbasePayload } from '../kaspa/coinbase';
 import { isAddressPrefix, scriptPublicKeyToAddress } from '../kaspa/address';

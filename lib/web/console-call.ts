@@ -3,7 +3,7 @@
  * header only, answering status, the metering headers, timing and the body as sent by the server. The key lives in
  * sessionStorage for the tab's life and never goes into a URL.
  */
-import { routeMethod, type HttpMethod, type RouteId } from '../api/costs';
+import { routeMethod, type HttpMethod, type RouteId } from '../api/keys/costs';
 import { parseJson, type JsonValue } from '../rpc/json';
 import { v1Path, type ConsoleRequest } from './urls';
 

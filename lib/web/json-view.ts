@@ -2,7 +2,7 @@
  * Helpers of the console's JSON viewer and editor: lossless pretty printing (integers past 2^53 arrive as bigint),
  * which explorer page a string value names, and the cursor of a paged answer's next page.
  */
-import type { RouteId } from '../api/costs';
+import type { RouteId } from '../api/keys/costs';
 import type { JsonValue } from '../rpc/json';
 import { pages } from './urls';
 

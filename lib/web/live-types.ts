@@ -1,9 +1,9 @@
 /**
- * What the server's live sources send the browser: the live hub's events (lib/runtime/live.ts, streamed by
- * /api/live) and the fee history's samples (lib/runtime/fee-history.ts). Types only, so pages and the runtime that
+ * What the server's live sources send the browser: the live hub's events (lib/live/hub.ts, streamed by
+ * /api/live) and the fee history's samples (lib/live/fee-history.ts). Types only, so pages and the runtime that
  * fills them share one definition without the client importing server code.
  */
-import type { NodeDagInfo, NodeFeeEstimate } from '../api/node-format';
+import type { NodeDagInfo, NodeFeeEstimate } from '../api/endpoints/node-format';
 
 export type BlockColor = 'blue' | 'red';
 

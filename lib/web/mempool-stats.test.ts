@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NodeMempoolEntry } from '../api/node-format';
+import type { NodeMempoolEntry } from '../api/endpoints/node-format';
 import { feeRateHistogram, mempoolRows, projectNextBlocks } from './mempool-stats';
 
 /** A mempool entry as kaspad reports it: `mass` is the storage mass, the compute mass is in the verbose data. */

@@ -9,7 +9,7 @@
  * grams. A transaction takes max(compute, storage) of the block's space (both block limits are 500,000 grams, so
  * neither needs scaling); kaspad also weighs transient mass (serialised bytes), which it does not report.
  */
-import type { NodeMempoolEntry } from '../api/node-format';
+import type { NodeMempoolEntry } from '../api/endpoints/node-format';
 
 /** Mass limit of a block (500,000 grams per dimension since Crescendo), less a reserve for the coinbase. */
 export const BLOCK_MASS_BUDGET = 500_000 - 10_000;

@@ -12,7 +12,7 @@ import {
   type UseQueryResult,
 } from '@tanstack/react-query';
 import { parseJson } from '../rpc/json';
-import { routeMethod } from '../api/costs';
+import { routeMethod } from '../api/keys/costs';
 import { resourceKey, type AnyResource, type ResourceCall, type ResultOf } from './resources';
 import type { FeeSample } from './live-types';
 import { explorerApiPath, FEE_HISTORY_PATH } from './urls';

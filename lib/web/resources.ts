@@ -6,18 +6,18 @@
  * Each resource names its route in the cost table and the type of its body; types only, so nothing of the server
  * reaches the browser bundle.
  */
-import type { RouteId } from '../api/costs';
+import type { RouteId } from '../api/keys/costs';
 import type {
   NodeBlock,
   NodeDagInfo,
   NodeFeeEstimate,
   NodeMempoolEntry,
   NodeUtxoEntry,
-} from '../api/node-format';
-import type { AddressTransactionView, IndexedBlockView, IndexedTransactionView } from '../api/indexed-format';
-import type { AddressSummaryView, CovenantView } from '../api/indexed-endpoints';
-import type { SupplyView } from '../api/supply-endpoint';
-import type { WalletTransactionView } from '../api/wallet-endpoints';
+} from '../api/endpoints/node-format';
+import type { AddressTransactionView, IndexedBlockView, IndexedTransactionView } from '../api/endpoints/indexed-format';
+import type { AddressSummaryView, CovenantView } from '../api/endpoints/indexed-endpoints';
+import type { SupplyView } from '../api/endpoints/supply-endpoint';
+import type { WalletTransactionView } from '../api/endpoints/wallet-endpoints';
 import type { WalletSource } from './wallet-input';
 import type { QueryValues } from './urls';
 
@@ -60,7 +60,7 @@ export type JsonInteger = number | bigint;
 
 export type TokenChartInterval = '1d' | '7d' | '1m' | '1y';
 
-/** One row of GET /v1/tokens/tk20 (lib/api/token-endpoints.ts, listTokensEndpoint). */
+/** One row of GET /v1/tokens/tk20 (lib/api/endpoints/token-endpoints.ts, listTokensEndpoint). */
 export interface TokenListItem {
   ticker: string;
   name: string;
@@ -162,7 +162,7 @@ export interface TokenActivityQuery extends QueryValues {
   starting_after?: string;
 }
 
-/** GET /v1/tokens/tk20/{ticker}/holders (lib/api/token-activity-endpoints.ts). */
+/** GET /v1/tokens/tk20/{ticker}/holders (lib/api/endpoints/token-activity-endpoints.ts). */
 export interface TokenHoldersPage {
   holders: { address: string; balance: JsonInteger; locked: JsonInteger }[];
   metadata: { hasMore: boolean; count: number };
@@ -234,7 +234,7 @@ export interface CursorPageQuery extends QueryValues {
 /** Rows per page of the wallet page's history (the API allows 1 to 100). */
 export const WALLET_HISTORY_PAGE_SIZE = 25;
 
-/** One row of the summary's address table (lib/api/wallet-endpoints.ts, walletSummaryEndpoint). */
+/** One row of the summary's address table (lib/api/endpoints/wallet-endpoints.ts, walletSummaryEndpoint). */
 export interface WalletSummaryAddress {
   address: string;
   chain: 'receive' | 'change' | null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTE_IDS } from '../api/costs';
+import { ROUTE_IDS } from '../api/keys/costs';
 import { absoluteUrl, explorerApiPath, pages, parseConsoleRequest, v1Path } from './urls';
 
 describe('v1Path', () => {

@@ -3,7 +3,7 @@
  * cost table's route templates, and the same-origin path through which the browser reaches /v1 with the server's
  * private key. Safe for both server and browser code.
  */
-import { routePath, type RouteId } from '../api/costs';
+import { routePath, type RouteId } from '../api/keys/costs';
 import { walletFragment, type WalletSource } from './wallet-input';
 
 export type QueryValues = Record<string, string | number | boolean | bigint | null | undefined>;

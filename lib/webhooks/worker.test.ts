@@ -6,7 +6,7 @@ import { appendStreamEvents, migrate, type Db, type NewStreamEvent } from '../db
 import { testBackends, type TestDatabase } from '../db/test-support/test-databases';
 import { getWebhook, insertWebhook, listDeliveries } from '../db/webhooks';
 import { wireKey } from '../devnet/test-support/wire-devnet';
-import { newWebhookSecret } from '../api/webhook-signature';
+import { newWebhookSecret } from '../api/endpoints/webhook-signature';
 import { backoffDelay, createWebhookWorker, type ChargeOutcome, type WebhookWorkerOptions } from './worker';
 
 const alice = wireKey(41).address;

@@ -25,8 +25,8 @@ import {
   type LeasedDelivery,
   type NewDelivery,
 } from '../db/webhooks';
-import { EVENT_ID_HEADER, SIGNATURE_HEADER, signDelivery, TIMESTAMP_HEADER } from '../api/webhook-signature';
-import { guardedLookup } from '../api/webhook-target';
+import { EVENT_ID_HEADER, SIGNATURE_HEADER, signDelivery, TIMESTAMP_HEADER } from '../api/endpoints/webhook-signature';
+import { guardedLookup } from '../api/endpoints/webhook-target';
 
 /** `exhausted`: the key cannot pay for deliveries any more; `detail` becomes the webhook's disabled reason. */
 export type ChargeOutcome = { outcome: 'charged' } | { outcome: 'rate_limited'; retryAt: number } | { outcome: 'exhausted'; detail: string };

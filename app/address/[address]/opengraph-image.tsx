@@ -1,8 +1,8 @@
 import { PREVIEW_CONTENT_TYPE, PREVIEW_SIZE, previewImage } from '@/components/block/preview-image';
-import { pageResource } from '@/lib/runtime/page-support';
+import { pageResource } from '@/lib/serving/page-support';
 import { formatInteger, kasDisplay } from '@/lib/web/format';
 import { resources } from '@/lib/web/resources';
-import { decodeSegment } from '@/lib/api/http';
+import { decodeSegment } from '@/lib/api/http/http';
 
 export const alt = 'A Kaspa address on dagboard';
 export const size = PREVIEW_SIZE;

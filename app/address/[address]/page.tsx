@@ -6,10 +6,10 @@ import { AddressHistory } from '@/components/address/address-history';
 import { AddressQr } from '@/components/address/address-qr';
 import { ShowApiCall } from '@/components/show-api-call';
 import { CopyButton, ErrorState } from '@/components/ui';
-import { pageResource, shareMetadata } from '@/lib/runtime/page-support';
+import { pageResource, shareMetadata } from '@/lib/serving/page-support';
 import { ADDRESS_HISTORY_PAGE_SIZE, resources } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
-import { decodeSegment } from '@/lib/api/http';
+import { decodeSegment } from '@/lib/api/http/http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 import { ApiError, problemResponse, requestIdOf } from '@/lib/api';
 import { getRuntime } from '@/lib/runtime';
-import { LIVE_STREAM_HEADERS, liveEventStream } from '@/lib/runtime/live-stream';
+import { LIVE_STREAM_HEADERS, liveEventStream } from '@/lib/live/live-stream';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
 import { PREVIEW_CONTENT_TYPE, PREVIEW_SIZE, previewImage } from '@/components/block/preview-image';
-import { pageResource } from '@/lib/runtime/page-support';
+import { pageResource } from '@/lib/serving/page-support';
 import { formatInteger } from '@/lib/web/format';
 import { resources } from '@/lib/web/resources';
 

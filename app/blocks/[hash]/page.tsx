@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { BlockDetails } from '@/components/block/block-details';
 import { problemText, RequestProblem } from '@/components/block/request-problem';
-import { pageResource, plainMetadata, shareMetadata } from '@/lib/runtime/page-support';
+import { pageResource, plainMetadata, shareMetadata } from '@/lib/serving/page-support';
 import { blockMiner } from '@/lib/web/block-miner';
 import { resources } from '@/lib/web/resources';
 import { counted, formatInteger, shortHash } from '@/lib/web/format';

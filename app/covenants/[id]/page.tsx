@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { problemText, RequestProblem } from '@/components/block/request-problem';
 import { CovenantView } from '@/components/covenant/covenant-view';
-import { pageResource, plainMetadata, shareMetadata } from '@/lib/runtime/page-support';
+import { pageResource, plainMetadata, shareMetadata } from '@/lib/serving/page-support';
 import { counted, shortHash } from '@/lib/web/format';
 import { COVENANT_LINEAGE_PAGE_SIZE, resources } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';

@@ -1,4 +1,4 @@
-import { serveKaspaRest } from '@/lib/runtime/kaspa-rest';
+import { serveKaspaRest } from '@/lib/serving/kaspa-rest';
 
 export const dynamic = 'force-dynamic';
 

@@ -7,10 +7,10 @@ import { percentText, tokenAmount } from '@/components/tokens/token-format';
 import { TokenIcon } from '@/components/tokens/token-icon';
 import { TokenOverview } from '@/components/tokens/token-overview';
 import { ErrorState } from '@/components/ui';
-import { pageResource, plainMetadata, shareMetadata } from '@/lib/runtime/page-support';
+import { pageResource, plainMetadata, shareMetadata } from '@/lib/serving/page-support';
 import { resources, TOKEN_ACTIVITY_PAGE_SIZE, type TokenMetadata } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
-import { decodeSegment } from '@/lib/api/http';
+import { decodeSegment } from '@/lib/api/http/http';
 
 export const dynamic = 'force-dynamic';
 

@@ -5,7 +5,7 @@ import { decodeKrc20Operation } from '@/components/transaction/krc20-operation';
 import { PendingTransaction } from '@/components/transaction/pending-transaction';
 import { TransactionDetails } from '@/components/transaction/transaction-details';
 import { getRuntime } from '@/lib/runtime';
-import { pageResource, plainMetadata, shareMetadata } from '@/lib/runtime/page-support';
+import { pageResource, plainMetadata, shareMetadata } from '@/lib/serving/page-support';
 import { counted, kasDisplay, shortHash } from '@/lib/web/format';
 import { resources } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';

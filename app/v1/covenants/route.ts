@@ -1,6 +1,6 @@
 import { routeFile } from '@/lib/api';
-import { getCovenantsEndpoint } from '@/lib/api/indexed-endpoints';
-import { defineEndpoint } from '@/lib/runtime/api';
+import { getCovenantsEndpoint } from '@/lib/api/endpoints/indexed-endpoints';
+import { defineEndpoint } from '@/lib/serving/api';
 
 export const dynamic = 'force-dynamic';
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeFile(defineEndpoint(getCovenantsEndpoint));

@@ -1,6 +1,6 @@
 import { routeFile } from '@/lib/api';
-import { createWebhookEndpoint, listWebhooksEndpoint } from '@/lib/api/webhook-endpoints';
-import { defineEndpoint } from '@/lib/runtime/api';
+import { createWebhookEndpoint, listWebhooksEndpoint } from '@/lib/api/endpoints/webhook-endpoints';
+import { defineEndpoint } from '@/lib/serving/api';
 
 export const dynamic = 'force-dynamic';
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeFile(defineEndpoint(listWebhooksEndpoint), defineEndpoint(createWebhookEndpoint));

@@ -1,5 +1,5 @@
 import { ApiError, problemResponse, requestIdOf } from '@/lib/api';
-import { respondV1 } from '@/lib/runtime/explorer';
+import { respondV1 } from '@/lib/serving/explorer';
 import { csvExportResponse } from '@/lib/web/csv-export';
 
 export const dynamic = 'force-dynamic';

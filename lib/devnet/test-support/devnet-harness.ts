@@ -20,9 +20,9 @@ import {
   type TransactionOutput,
   type UtxoEntry,
 } from '../../kaspa/types';
-import { createConsensus, type Block, type Consensus, type TemplateRequest, type UtxoChange } from '../consensus';
-import { bitsForExpectedHashesPerBlock, createDevnetGenesis } from '../genesis';
-import { CRESCENDO_PARAMS, FORK_ALWAYS, type ConsensusParams } from '../params';
+import { createConsensus, type Block, type Consensus, type TemplateRequest, type UtxoChange } from '../consensus/consensus';
+import { bitsForExpectedHashesPerBlock, createDevnetGenesis } from '../consensus/genesis';
+import { CRESCENDO_PARAMS, FORK_ALWAYS, type ConsensusParams } from '../consensus/params';
 
 export const GENESIS_TIMESTAMP = 1_750_000_000_000n;
 export const EASY_BITS = bitsForExpectedHashesPerBlock(2n);

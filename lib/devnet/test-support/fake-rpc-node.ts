@@ -19,8 +19,8 @@ import { parseWireMessage } from '../../rpc/protocol';
 import { requestSchemas } from '../../rpc/request-schemas';
 import type { RpcMethodName, RpcRequest, RpcResponse, RpcUtxosByAddressesEntry } from '../../rpc/types';
 import { transactionFromRpc, transactionToRpc, type RpcCaller } from '../../rpc/convert-transaction';
-import { MAXIMUM_STANDARD_TRANSACTION_MASS_PRE_TOCCATA as STANDARD_MASS_CAP, relayFeeFloor } from '../mempool-policy';
-import { COINBASE_MATURITY, outpointKey, P2PK_V1_COMPUTE_BUDGET, type WalletSet } from '../wallet';
+import { MAXIMUM_STANDARD_TRANSACTION_MASS_PRE_TOCCATA as STANDARD_MASS_CAP, relayFeeFloor } from '../mempool/mempool-policy';
+import { COINBASE_MATURITY, outpointKey, P2PK_V1_COMPUTE_BUDGET, type WalletSet } from '../traffic/wallet';
 
 export interface SubmissionRecord {
   /** Fake-clock time of the call. */

@@ -2,7 +2,7 @@
  * A manual clock for the simulated miners (and a node built on them): timers fire only when a test advances the
  * clock, in time order, with promise chains settling after each, so a seeded run is the same every time.
  */
-import type { MinerTimers, TimerHandle } from '../miner';
+import type { MinerTimers, TimerHandle } from '../mining/miner';
 
 export const FAKE_TIMERS_START = 1_750_000_000_000;
 

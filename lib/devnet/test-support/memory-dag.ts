@@ -4,9 +4,9 @@
  * the DAA score and bits its window requires and, unless the test sets one, the timestamp past median time + 1.
  */
 import { calcWork } from '../../kaspa/pow';
-import { DifficultyManager, type DaaParams, type DaaStore } from '../difficulty';
-import { GhostdagManager, blockIdOf, type BlockId, type GhostdagData, type GhostdagStore } from '../ghostdag';
-import { Reachability } from '../reachability';
+import { DifficultyManager, type DaaParams, type DaaStore } from '../consensus/difficulty';
+import { GhostdagManager, blockIdOf, type BlockId, type GhostdagData, type GhostdagStore } from '../consensus/ghostdag';
+import { Reachability } from '../consensus/reachability';
 
 export interface BlockFields {
   timestamp: bigint;

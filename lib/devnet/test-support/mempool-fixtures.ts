@@ -7,12 +7,12 @@ import { blake2b256 } from '../../kaspa/hashing';
 import { ecdsaPublicKey, schnorrPublicKey, signTransaction } from '../../kaspa/signing';
 import { transactionId } from '../../kaspa/transaction';
 import { SUBNETWORK_ID_NATIVE, type Outpoint, type ScriptPublicKey, type Transaction, type TransactionOutput, type UtxoEntry } from '../../kaspa/types';
-import { createMempool, type Mempool, type VirtualUtxoView } from '../mempool';
-import { MempoolRuleError } from '../mempool-errors';
-import type { RandomSource } from '../frontier';
-import type { MempoolConfig } from '../mempool-policy';
-import { CRESCENDO_PARAMS, FORK_ALWAYS } from '../params';
-import { outpointKey, UNACCEPTED_DAA_SCORE } from '../transaction-validator';
+import { createMempool, type Mempool, type VirtualUtxoView } from '../mempool/mempool';
+import { MempoolRuleError } from '../mempool/mempool-errors';
+import type { RandomSource } from '../consensus/frontier';
+import type { MempoolConfig } from '../mempool/mempool-policy';
+import { CRESCENDO_PARAMS, FORK_ALWAYS } from '../consensus/params';
+import { outpointKey, UNACCEPTED_DAA_SCORE } from '../consensus/transaction-validator';
 
 export const KAS = 100_000_000n;
 

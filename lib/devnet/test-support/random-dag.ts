@@ -1,6 +1,6 @@
 /** Random block DAGs for property tests, with brute-force past sets to check the real algorithms against. */
 import fc from 'fast-check';
-import { blockIdOf, type BlockId } from '../ghostdag';
+import { blockIdOf, type BlockId } from '../consensus/ghostdag';
 
 export interface DagShape {
   genesis: BlockId;

@@ -11,7 +11,7 @@ import { headerHash } from '../../kaspa/header';
 import { schnorrPublicKey } from '../../kaspa/signing';
 import { createRpcClient, type RpcClient } from '../../rpc/client';
 import { RpcRejectedError } from '../../rpc/errors';
-import type { Block } from '../consensus';
+import type { Block } from '../consensus/consensus';
 import { createDevnetNode, type DevnetNode, type DevnetNodeOptions } from '../node';
 import { blockFromRpc, blockToRpcSubmission } from '../../rpc/convert-block';
 import { GENESIS_TIMESTAMP, solve, testKey, type TestKey } from './devnet-harness';

@@ -1,8 +1,8 @@
 /** The /kaspa-rest contract tests' handler, over a test database and a node faked at the RPC boundary. */
 import type { Db } from '../../db';
 import { addressOf, hashOf } from '../../db/test-support/fixtures';
-import { createApiKey, createMemoryKeyStore } from '../../api/keys';
-import { createMemoryMeter } from '../../api/metering';
+import { createApiKey, createMemoryKeyStore } from '../../api/keys/keys';
+import { createMemoryMeter } from '../../api/keys/metering';
 import { bytesToHex } from '../../kaspa/bytes';
 import { parseJson } from '../../rpc/json';
 import type { RpcMethodName, RpcResponse } from '../../rpc/types';

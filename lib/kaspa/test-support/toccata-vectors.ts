@@ -212,7 +212,7 @@ export const TOCCATA_ENTRY_CONSUMERS: readonly { pattern: string; file: string }
   { pattern: 'covenants.derivedIdExample', file: 'lib/kaspa/covenant.test.ts' },
   { pattern: 'txRules.subnetworkCases.#', file: 'lib/kaspa/subnetwork.test.ts' },
   { pattern: 'txRules.gasCases.#', file: 'lib/kaspa/subnetwork.test.ts' },
-  { pattern: 'txRules.isolationCases.#', file: 'lib/devnet/transaction-validator.test.ts' },
+  { pattern: 'txRules.isolationCases.#', file: 'lib/devnet/consensus/transaction-validator.test.ts' },
   { pattern: 'mass.pluralityCases.#', file: 'lib/kaspa/mass.test.ts' },
   { pattern: 'mass.computeBudgetCovering.#', file: 'lib/kaspa/mass.test.ts' },
   { pattern: 'mass.derivedExamples.#', file: 'lib/kaspa/mass.test.ts' },

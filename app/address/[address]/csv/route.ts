@@ -1,6 +1,6 @@
-import { respondV1 } from '@/lib/runtime/explorer';
+import { respondV1 } from '@/lib/serving/explorer';
 import { csvExportResponse } from '@/lib/web/csv-export';
-import { decodeSegment } from '@/lib/api/http';
+import { decodeSegment } from '@/lib/api/http/http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,4 +1,4 @@
-import { proxyV1 } from '@/lib/runtime/explorer';
+import { proxyV1 } from '@/lib/serving/explorer';
 
 type Context = { params: Promise<{ path: string[] }> };
 

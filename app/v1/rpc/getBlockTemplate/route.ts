@@ -1,6 +1,6 @@
 import { routeFile } from '@/lib/api';
-import { getBlockTemplateEndpoint } from '@/lib/api/node-endpoints';
-import { defineEndpoint } from '@/lib/runtime/api';
+import { getBlockTemplateEndpoint } from '@/lib/api/endpoints/node-endpoints';
+import { defineEndpoint } from '@/lib/serving/api';
 
 export const dynamic = 'force-dynamic';
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeFile(defineEndpoint(getBlockTemplateEndpoint));

@@ -1,6 +1,6 @@
 import { routeFile } from '@/lib/api';
-import { walletUtxosEndpoint } from '@/lib/api/wallet-endpoints';
-import { defineEndpoint } from '@/lib/runtime/api';
+import { walletUtxosEndpoint } from '@/lib/api/endpoints/wallet-endpoints';
+import { defineEndpoint } from '@/lib/serving/api';
 
 export const dynamic = 'force-dynamic';
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeFile(defineEndpoint(walletUtxosEndpoint));

@@ -1,6 +1,6 @@
 import { routeFile } from '@/lib/api';
-import { getTokenFillsEndpoint } from '@/lib/api/token-activity-endpoints';
-import { defineTokenEndpoint } from '@/lib/runtime/token-api';
+import { getTokenFillsEndpoint } from '@/lib/api/endpoints/token-activity-endpoints';
+import { defineTokenEndpoint } from '@/lib/serving/token-api';
 
 export const dynamic = 'force-dynamic';
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeFile(defineTokenEndpoint(getTokenFillsEndpoint));

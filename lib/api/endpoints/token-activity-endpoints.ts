@@ -1,0 +1,134 @@
+/**
+ * The token page's activity endpoints (extensions beyond the spec; 0.01 RU each like the other token reads), read from
+ * the token indexer's tables through lib/db/token-activity.ts and bound like token-endpoints.ts (`defineTokenEndpoint`):
+ *   - GET /v1/tokens/tk20/{ticker}/holders: {holders: [{address, balance, locked}], metadata: {hasMore, count}},
+ *     largest balance + locked first, then address; `starting_after` is the address of the previous page's last row
+ *     (400 unknown_cursor when that address no longer holds the token);
+ *   - GET /v1/tokens/tk20/{ticker}/operations: {operations: [...], metadata}, every op record (failed ones with their
+ *     opError) newest first by opScore; `starting_after` is the previous page's last opScore;
+ *   - GET /v1/tokens/tk20/{ticker}/fills: {fills: [...], metadata}, newest first by opScore; `starting_after` likewise.
+ * Amounts are exact JSON integers in the token's smallest units; fee and priceSompi are sompi (priceSompi is what the
+ * buyer paid for the whole fill); priceKas and priceUsd are per whole token, priceUsd at the KAS/USD rate of the fill's
+ * time (null when the source has none); timestamps are the accepting block's time in ms.
+ */
+import { z } from 'zod';
+import { UnknownCursorError } from '../../db';
+import { getTokenFillPage, getTokenHolderPage, getTokenOpPage } from '../../db/token-activity';
+import { fillPrice, ratioToNumber } from '../../tokens/market';
+import { endpointsFor, type CachePolicy, type EndpointResult } from '../wrapper/endpoint';
+import { ApiError } from '../http/errors';
+import { pageLimit } from '../http/schemas';
+import {
+  checkStandard,
+  standard as standardParam,
+  ticker as tickerParam,
+  tokenNamed,
+  type TokenApiContext,
+} from './token-endpoints';
+
+const activityEndpoint = endpointsFor<TokenApiContext>();
+const SHORT: CachePolicy = { kind: 'short', maxAgeSeconds: 1 };
+const OP_SCORE_MAX = 2n ** 63n - 1n;
+
+const opScoreCursor = z
+  .string()
+  .max(19)
+  .transform((text, context) => {
+    const value = /^\d{1,19}$/.test(text) ? BigInt(text) : -1n;
+    if (value < 0n || value > OP_SCORE_MAX) {
+      context.addIssue({ code: 'custom', message: 'must be an opScore: a non-negative integer below 2^63' });
+      return z.NEVER;
+    }
+    return value;
+  })
+  .optional()
+  .meta({ description: 'older rows: the opScore of the previous page’s last row' });
+
+function unknownHolder(): ApiError {
+  const message = 'is not an address holding this token';
+  return new ApiError({
+    code: 'unknown_cursor',
+    detail: `query.starting_after ${message}`,
+    errors: [{ path: 'query.starting_after', message }],
+  });
+}
+
+const metadataOf = (page: { rows: unknown[]; hasMore: boolean }) => ({ hasMore: page.hasMore, count: page.rows.length });
+
+export const getTokenHoldersEndpoint = activityEndpoint({
+  id: 'GET /v1/tokens/tk20/{ticker}/holders',
+  params: z.object({ standard: standardParam, ticker: tickerParam }),
+  query: z.object({
+    limit: pageLimit,
+    starting_after: z
+      .string()
+      .max(128)
+      .optional()
+      .meta({ description: 'smaller holders: the address of the previous page’s last row' }),
+  }),
+  async handler({ context, params, query, pathname }): Promise<EndpointResult> {
+    checkStandard(params.standard, pathname);
+    const token = await tokenNamed(context, params.ticker);
+    let page;
+    try {
+      page = await getTokenHolderPage(context.db, token.tick, query.limit, query.starting_after);
+    } catch (error) {
+      if (error instanceof UnknownCursorError) throw unknownHolder();
+      throw error;
+    }
+    return { body: { holders: page.rows, metadata: metadataOf(page) }, cache: SHORT };
+  },
+});
+
+export const getTokenOperationsEndpoint = activityEndpoint({
+  id: 'GET /v1/tokens/tk20/{ticker}/operations',
+  params: z.object({ standard: standardParam, ticker: tickerParam }),
+  query: z.object({ limit: pageLimit, starting_after: opScoreCursor }),
+  async handler({ context, params, query, pathname }): Promise<EndpointResult> {
+    checkStandard(params.standard, pathname);
+    const token = await tokenNamed(context, params.ticker);
+    const page = await getTokenOpPage(context.db, token.tick, query.limit, query.starting_after);
+    const operations = page.rows.map((row) => ({
+      opScore: row.opScore,
+      transactionId: row.txId,
+      op: row.op,
+      from: row.from,
+      to: row.to,
+      amount: row.amount,
+      accepted: row.accepted,
+      opError: row.opError,
+      timestamp: row.mtsAdd,
+      fee: row.feeRev,
+    }));
+    return { body: { operations, metadata: metadataOf(page) }, cache: SHORT };
+  },
+});
+
+export const getTokenFillsEndpoint = activityEndpoint({
+  id: 'GET /v1/tokens/tk20/{ticker}/fills',
+  params: z.object({ standard: standardParam, ticker: tickerParam }),
+  query: z.object({ limit: pageLimit, starting_after: opScoreCursor }),
+  async handler({ context, params, query, pathname }): Promise<EndpointResult> {
+    checkStandard(params.standard, pathname);
+    const token = await tokenNamed(context, params.ticker);
+    const page = await getTokenFillPage(context.db, token.tick, query.limit, query.starting_after);
+    const fills = page.rows.map((fill) => {
+      const priceKas = ratioToNumber(fillPrice(fill));
+      const rate = context.tokens.kasUsd.rateAt(fill.timestamp);
+      return {
+        opScore: fill.opScore,
+        transactionId: fill.txId,
+        seller: fill.seller,
+        buyer: fill.buyer,
+        amount: fill.amount,
+        priceSompi: fill.price,
+        priceKas,
+        priceUsd: rate === null || rate === undefined ? null : priceKas * rate,
+        timestamp: fill.timestamp,
+      };
+    });
+    return { body: { fills, metadata: metadataOf(page) }, cache: SHORT };
+  },
+});
+
+export const TOKEN_ACTIVITY_ENDPOINTS = [getTokenHoldersEndpoint, getTokenOperationsEndpoint, getTokenFillsEndpoint] as const;

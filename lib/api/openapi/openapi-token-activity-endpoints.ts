@@ -1,0 +1,155 @@
+/**
+ * The token activity endpoints' entries of the endpoint list (token-activity-endpoints.ts holds their definitions):
+ * holders, op records and fills of one token, cursor-paged. Amounts are exact JSON integers (bigint in the handler).
+ */
+import { z } from 'zod';
+import type { DocumentedEndpoint } from './openapi';
+import { EXAMPLE_ADDRESS, EXAMPLE_TRANSACTION_ID } from './openapi-examples';
+import { TOKENS_TAG } from './openapi-token-endpoints';
+import { PAGE_LIMIT } from '../http/schemas';
+import { getTokenFillsEndpoint, getTokenHoldersEndpoint, getTokenOperationsEndpoint } from '../endpoints/token-activity-endpoints';
+
+const integer = z
+  .union([z.number().int(), z.bigint()])
+  .meta({ description: 'an exact JSON integer (may exceed 2^53)' });
+const metadata = z.strictObject({ hasMore: z.boolean(), count: z.number().int().min(0) });
+const timestamp = z.number().int().meta({ description: 'the accepting block’s time, epoch ms' });
+
+export const tokenHoldersResponse = z.strictObject({
+  holders: z.array(z.strictObject({ address: z.string(), balance: integer, locked: integer })),
+  metadata,
+});
+
+export const tokenOperationsResponse = z.strictObject({
+  operations: z.array(
+    z.strictObject({
+      opScore: integer,
+      transactionId: z.string(),
+      op: z.string(),
+      from: z.string(),
+      to: z.string().nullable(),
+      amount: integer.nullable(),
+      accepted: z.boolean(),
+      opError: z.string().nullable(),
+      timestamp,
+      fee: integer.meta({ description: 'the fee the op paid, sompi' }),
+    }),
+  ),
+  metadata,
+});
+
+export const tokenFillsResponse = z.strictObject({
+  fills: z.array(
+    z.strictObject({
+      opScore: integer,
+      transactionId: z.string(),
+      seller: z.string(),
+      buyer: z.string(),
+      amount: integer,
+      priceSompi: integer.meta({ description: 'sompi the buyer paid for the whole fill' }),
+      priceKas: z.number().meta({ description: 'KAS per whole token' }),
+      priceUsd: z.number().nullable().meta({ description: 'USD per whole token at the fill’s time; null without a rate' }),
+      timestamp,
+    }),
+  ),
+  metadata,
+});
+
+const paging = (order: string, cursor: string) =>
+  `${order}, ${PAGE_LIMIT.default} per page unless \`limit\` (${PAGE_LIMIT.min}..${PAGE_LIMIT.max}) says otherwise; ` +
+  `the next page is \`starting_after\` = ${cursor}. An extension beyond the spec. The standard segment is \`tk20\` or ` +
+  'its alias `krc20`, in any case.';
+
+export const TOKEN_ACTIVITY_ENDPOINT_DOCS: DocumentedEndpoint[] = [
+  {
+    definition: getTokenHoldersEndpoint,
+    docs: {
+      operationId: 'getTokenHolders',
+      summary: 'List a token’s holders',
+      description: paging('Holders, largest balance + locked first (then by address)', 'the last row’s address'),
+      tag: TOKENS_TAG,
+      response: tokenHoldersResponse,
+      errors: ['token_not_found', 'limit_out_of_range', 'unknown_cursor', 'route_not_found'],
+      usesNode: false,
+      etag: true,
+      examples: {
+        params: { ticker: 'DAGBRD' },
+        query: { limit: '20' },
+        response: {
+          holders: [{ address: EXAMPLE_ADDRESS, balance: 125_000_000_000_000, locked: 2_000_000_000 }],
+          metadata: { hasMore: true, count: 1 },
+        },
+      },
+    },
+  },
+  {
+    definition: getTokenOperationsEndpoint,
+    docs: {
+      operationId: 'getTokenOperations',
+      summary: 'List a token’s operations',
+      description: paging(
+        'Every operation on the token (deploy, mint, transfer, burn, list, send, …), failed ones with their opError, newest first by opScore',
+        'the last row’s opScore',
+      ),
+      tag: TOKENS_TAG,
+      response: tokenOperationsResponse,
+      errors: ['token_not_found', 'limit_out_of_range', 'route_not_found'],
+      usesNode: false,
+      etag: true,
+      examples: {
+        params: { ticker: 'DAGBRD' },
+        query: { limit: '20' },
+        response: {
+          operations: [
+            {
+              opScore: 90_112_448_000_007,
+              transactionId: EXAMPLE_TRANSACTION_ID,
+              op: 'transfer',
+              from: EXAMPLE_ADDRESS,
+              to: EXAMPLE_ADDRESS,
+              amount: 50_000_000_000,
+              accepted: true,
+              opError: null,
+              timestamp: 1_763_812_800_000,
+              fee: 2_000,
+            },
+          ],
+          metadata: { hasMore: true, count: 1 },
+        },
+      },
+    },
+  },
+  {
+    definition: getTokenFillsEndpoint,
+    docs: {
+      operationId: 'getTokenFills',
+      summary: 'List a token’s fills',
+      description: paging('Filled trades (accepted sends of a listing), newest first by opScore', 'the last row’s opScore'),
+      tag: TOKENS_TAG,
+      response: tokenFillsResponse,
+      errors: ['token_not_found', 'limit_out_of_range', 'route_not_found'],
+      usesNode: false,
+      etag: true,
+      examples: {
+        params: { ticker: 'DAGBRD' },
+        query: { limit: '20' },
+        response: {
+          fills: [
+            {
+              opScore: 90_112_448_000_007,
+              transactionId: EXAMPLE_TRANSACTION_ID,
+              seller: EXAMPLE_ADDRESS,
+              buyer: EXAMPLE_ADDRESS,
+              amount: 200_000_000,
+              priceSompi: 3_000_000_000,
+              priceKas: 15,
+              priceUsd: 1.2,
+              timestamp: 1_763_812_800_000,
+            },
+          ],
+          metadata: { hasMore: false, count: 1 },
+        },
+      },
+    },
+  },
+];
