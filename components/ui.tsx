@@ -205,14 +205,16 @@ type Overflow = { left: boolean; right: boolean };
 /**
  * A horizontally scrolling region for content wider than a phone (tables). It is marked `data-scroll-container`
  * (the page-wide overflow test allows wide content only inside such a region) and, while content is hidden to a
- * side, fades that edge and says that it scrolls.
+ * side, fades that edge and says that it scrolls. `startAtEnd` opens it scrolled to the right end (where a timeline
+ * puts its newest items).
  */
-export function ScrollArea({ label, children }: { label: string; children: ReactNode }) {
+export function ScrollArea({ label, children, startAtEnd = false }: { label: string; children: ReactNode; startAtEnd?: boolean }) {
   const region = useRef<HTMLDivElement>(null);
   const [overflow, setOverflow] = useState<Overflow>({ left: false, right: false });
   useEffect(() => {
     const element = region.current;
     if (element === null) return;
+    if (startAtEnd) element.scrollLeft = element.scrollWidth;
     const measure = () => {
       const hidden = element.scrollWidth - element.clientWidth;
       const next = { left: hidden > 1 && element.scrollLeft > 1, right: hidden > 1 && element.scrollLeft < hidden - 1 };
@@ -227,7 +229,7 @@ export function ScrollArea({ label, children }: { label: string; children: React
       observer.disconnect();
       element.removeEventListener('scroll', measure);
     };
-  }, []);
+  }, [startAtEnd]);
   const scrolls = overflow.left || overflow.right;
   return (
     <div className="relative">

@@ -45,12 +45,23 @@ export async function matureWalletUtxos(request: APIRequestContext): Promise<Utx
 }
 
 /**
+ * The genesis's bootstrap outputs (DAA score 0) come from a transaction that is in no block, as a pruning point's
+ * imported UTXO set is: the index has no record of them.
+ */
+const fromBlock = (utxo: Utxo) => utxo.blockDaaScore !== '0';
+
+/**
  * Waits until the wallet holds more than `moreThan` mature outputs and returns them shuffled: the traffic generator
  * and other tests spend the same wallet, so callers try a few, and a random order keeps them from racing for one.
+ * `indexed` keeps only outputs of transactions in blocks (whose records the index holds).
  */
-export async function awaitMatureWalletUtxos(request: APIRequestContext, options: { moreThan: number; timeout: number }): Promise<Utxo[]> {
-  await expect.poll(async () => (await matureWalletUtxos(request)).length, { timeout: options.timeout, intervals: [2_000] }).toBeGreaterThan(options.moreThan);
-  return (await matureWalletUtxos(request)).sort(() => Math.random() - 0.5);
+export async function awaitMatureWalletUtxos(
+  request: APIRequestContext,
+  options: { moreThan: number; timeout: number; indexed?: boolean },
+): Promise<Utxo[]> {
+  const usable = async () => (await matureWalletUtxos(request)).filter((utxo) => options.indexed !== true || fromBlock(utxo));
+  await expect.poll(async () => (await usable()).length, { timeout: options.timeout, intervals: [2_000] }).toBeGreaterThan(options.moreThan);
+  return (await usable()).sort(() => Math.random() - 0.5);
 }
 
 /** A one-input, one-output spend of `utxo` by the wallet, signed. */

@@ -1,8 +1,8 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { memo, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
-import { Card } from '@/components/ui';
+import { memo, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { Card, ScrollArea } from '@/components/ui';
 import type { LiveBlock } from '@/lib/web/live-types';
 import { absoluteTime, formatInteger, shortHash } from '@/lib/web/format';
 import { pages } from '@/lib/web/urls';
@@ -10,24 +10,32 @@ import type { BlockSnapshot } from './block-store';
 import { blockStatus, STATUS_FILL, STATUS_LABEL, type BlockStatus } from './block-status';
 
 /**
- * The BlockDAG of the last minute as SVG: x by header timestamp, blocks packed into lanes, an edge to each direct
- * parent still in view (the selected parent's stronger). A block's position is fixed when first seen, so the view
+ * The BlockDAG of the latest blocks as SVG (the dashboard's last minute, or the full-screen view's span): x by header
+ * timestamp, blocks packed into lanes, an edge to each direct parent still in view (the selected parent's stronger). A block's position is fixed when first seen, so the view
  * scrolls by moving one group's transform; nodes are memoised and re-render only when their block changes, and all
  * edges are two <path> elements (to selected parents, to other parents), so the DOM holds one element per block.
  * One node is in the tab order at a time (roving focus): arrow keys move through time, Enter opens the block.
  */
 
-const WINDOW_MS = 60_000;
-const PX_PER_SECOND = 30;
-const WIDTH = (WINDOW_MS / 1_000) * PX_PER_SECOND;
-const LANES = 7;
-const LANE_HEIGHT = 24;
+/** The drawing's scale: how much time it shows, how wide a second is, and its lanes. */
+export interface DagGeometry {
+  windowMs: number;
+  pxPerSecond: number;
+  lanes: number;
+  laneHeight: number;
+  radius: number;
+}
+
+/** The dashboard's strip: the last minute in seven lanes. */
+export const DASHBOARD_DAG: DagGeometry = { windowMs: 60_000, pxPerSecond: 30, lanes: 7, laneHeight: 24, radius: 4.5 };
+
 const PADDING = 14;
-const HEIGHT = PADDING * 2 + (LANES - 1) * LANE_HEIGHT;
-const MIN_GAP = 11;
-const RADIUS = 4.5;
-/** Beyond this many blocks in the window (faster than 8 blocks/s) only the newest are drawn, to bound render cost. */
+/** Beyond this many blocks in the window (faster than 8 blocks/s over a minute) only the newest are drawn. */
 const MAX_NODES = 480;
+
+const spanText = (ms: number) => (ms === 60_000 ? 'minute' : `${ms / 1_000} seconds`);
+const widthOf = (geometry: DagGeometry) => (geometry.windowMs / 1_000) * geometry.pxPerSecond;
+const heightOf = (geometry: DagGeometry) => PADDING * 2 + (geometry.lanes - 1) * geometry.laneHeight;
 
 interface Point {
   x: number;
@@ -40,14 +48,14 @@ interface Layout {
   laneEnds: number[];
 }
 
-function place(layout: Layout, block: LiveBlock): Point {
+function place(layout: Layout, geometry: DagGeometry, block: LiveBlock): Point {
   const known = layout.positions.get(block.hash);
   if (known !== undefined) return known;
-  const x = ((block.timestamp - layout.origin) / 1_000) * PX_PER_SECOND;
-  let lane = layout.laneEnds.findIndex((end) => end <= x - MIN_GAP);
+  const x = ((block.timestamp - layout.origin) / 1_000) * geometry.pxPerSecond;
+  let lane = layout.laneEnds.findIndex((end) => end <= x - (geometry.radius * 2 + 2));
   if (lane < 0) lane = layout.laneEnds.indexOf(Math.min(...layout.laneEnds));
   layout.laneEnds[lane] = Math.max(layout.laneEnds[lane] ?? x, x);
-  const point = { x, y: PADDING + lane * LANE_HEIGHT };
+  const point = { x, y: PADDING + lane * geometry.laneHeight };
   layout.positions.set(block.hash, point);
   return point;
 }
@@ -70,19 +78,19 @@ function segment(from: Point, to: Point): string {
 }
 
 /** Positions persist across renders (a block never moves); blocks that left the store are forgotten. */
-function createLayout(): { view(snapshot: BlockSnapshot): View } {
+function createLayout(geometry: DagGeometry): { view(snapshot: BlockSnapshot): View } {
   let layout: Layout | undefined;
   return {
     view(snapshot) {
       if (snapshot.blocks.length === 0) return { nodes: [], offset: 0, selectedEdges: '', otherEdges: '' };
-      layout ??= { origin: snapshot.newest - WINDOW_MS, positions: new Map(), laneEnds: Array<number>(LANES).fill(-Infinity) };
+      layout ??= { origin: snapshot.newest - geometry.windowMs, positions: new Map(), laneEnds: Array<number>(geometry.lanes).fill(-Infinity) };
       const current = layout;
-      const start = snapshot.newest - WINDOW_MS;
+      const start = snapshot.newest - geometry.windowMs;
       const nodes = snapshot.blocks
         .filter((block) => block.timestamp >= start)
         .sort((a, b) => a.timestamp - b.timestamp)
         .slice(-MAX_NODES)
-        .map((block) => ({ block, point: place(current, block) }));
+        .map((block) => ({ block, point: place(current, geometry, block) }));
       const selected: string[] = [];
       const other: string[] = [];
       for (const { block, point } of nodes) {
@@ -97,7 +105,7 @@ function createLayout(): { view(snapshot: BlockSnapshot): View } {
       }
       return {
         nodes,
-        offset: ((snapshot.newest - current.origin) / 1_000) * PX_PER_SECOND - WIDTH + PADDING,
+        offset: ((snapshot.newest - current.origin) / 1_000) * geometry.pxPerSecond - widthOf(geometry) + PADDING,
         selectedEdges: selected.join(''),
         otherEdges: other.join(''),
       };
@@ -109,12 +117,13 @@ interface NodeProps {
   block: LiveBlock;
   status: BlockStatus;
   point: Point;
+  radius: number;
   focusable: boolean;
   onSelect: (hash: string) => void;
   onOpen: (event: MouseEvent<Element>, hash: string) => void;
 }
 
-const Node = memo(function Node({ block, status, point, focusable, onSelect, onOpen }: NodeProps) {
+const Node = memo(function Node({ block, status, point, radius, focusable, onSelect, onOpen }: NodeProps) {
   const label = `Block ${shortHash(block.hash)}, ${STATUS_LABEL[status]}, DAA score ${block.daaScore}, ${block.txCount} transactions`;
   return (
     <a
@@ -131,7 +140,7 @@ const Node = memo(function Node({ block, status, point, focusable, onSelect, onO
       <circle
         cx={point.x}
         cy={point.y}
-        r={RADIUS}
+        r={radius}
         className={`${STATUS_FILL[status]} stroke-white stroke-1 group-hover:stroke-slate-900 group-focus-visible:stroke-amber-500 group-focus-visible:stroke-2 dark:stroke-slate-900 dark:group-hover:stroke-white`}
       />
     </a>
@@ -177,9 +186,22 @@ function Details({ block }: { block: LiveBlock | undefined }) {
 
 const LEGEND: BlockStatus[] = ['chain', 'blue', 'red', 'pending'];
 
-export function DagView({ snapshot }: { snapshot: BlockSnapshot }) {
+export interface DagViewProps {
+  snapshot: BlockSnapshot;
+  geometry?: DagGeometry;
+  title?: string;
+  /** Controls shown in a row above the drawing. */
+  controls?: ReactNode;
+  /**
+   * Draw at the geometry's own pixel size in a horizontally scrolling frame that starts at the newest blocks (the
+   * full-screen view), instead of scaling the drawing to the card's width (the dashboard's strip).
+   */
+  actualSize?: boolean;
+}
+
+export function DagView({ snapshot, geometry = DASHBOARD_DAG, title = 'BlockDAG, last minute', controls, actualSize = false }: DagViewProps) {
   const router = useRouter();
-  const [layout] = useState(createLayout);
+  const [layout] = useState(() => createLayout(geometry));
   const svgRef = useRef<SVGSVGElement>(null);
   const [selected, setSelected] = useState<string | undefined>();
   const [focusHash, setFocusHash] = useState<string | undefined>();
@@ -218,6 +240,8 @@ export function DagView({ snapshot }: { snapshot: BlockSnapshot }) {
     svgRef.current?.querySelector<SVGAElement>(`a[data-hash="${hash}"]`)?.focus();
   };
 
+  const width = widthOf(geometry);
+  const height = heightOf(geometry);
   const legend = (
     <ul className="flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-700 dark:text-slate-300" aria-label="Legend">
       {LEGEND.map((status) => (
@@ -231,34 +255,48 @@ export function DagView({ snapshot }: { snapshot: BlockSnapshot }) {
     </ul>
   );
 
+  const drawing = (
+    <svg
+      ref={svgRef}
+      viewBox={`0 0 ${width + PADDING * 2} ${height}`}
+      width={actualSize ? width + PADDING * 2 : undefined}
+      height={actualSize ? height : undefined}
+      className={actualSize ? 'block max-w-none' : 'block h-auto w-full'}
+      role="group"
+      aria-label={`BlockDAG of the last ${spanText(geometry.windowMs)}: ${visible.nodes.length} blocks, newest on the right. Use the arrow keys to move between blocks.`}
+      onKeyDown={onKeyDown}
+      onMouseLeave={() => setSelected(undefined)}
+    >
+      <g transform={`translate(${(-visible.offset).toFixed(1)} 0)`}>
+        <path d={visible.otherEdges} fill="none" strokeWidth={0.7} className="stroke-slate-300 dark:stroke-slate-700" />
+        <path d={visible.selectedEdges} fill="none" strokeWidth={1.2} className="stroke-slate-500 dark:stroke-slate-400" />
+        {visible.nodes.map(({ block, point }) => (
+          <Node
+            key={block.hash}
+            block={block}
+            status={blockStatus(block)}
+            point={point}
+            radius={geometry.radius}
+            focusable={block.hash === rovingHash}
+            onSelect={setSelected}
+            onOpen={onOpen}
+          />
+        ))}
+      </g>
+    </svg>
+  );
+
   return (
-    <Card title="BlockDAG, last minute" actions={legend}>
+    <Card title={title} actions={legend}>
+      {controls !== undefined && <div className="mb-2 flex flex-wrap items-center gap-2 text-sm">{controls}</div>}
       <div className="overflow-hidden rounded border border-slate-100 bg-slate-50 dark:border-slate-800 dark:bg-slate-950">
-        <svg
-          ref={svgRef}
-          viewBox={`0 0 ${WIDTH + PADDING * 2} ${HEIGHT}`}
-          className="block h-auto w-full"
-          role="group"
-          aria-label={`BlockDAG of the last minute: ${visible.nodes.length} blocks, newest on the right. Use the arrow keys to move between blocks.`}
-          onKeyDown={onKeyDown}
-          onMouseLeave={() => setSelected(undefined)}
-        >
-          <g transform={`translate(${(-visible.offset).toFixed(1)} 0)`}>
-            <path d={visible.otherEdges} fill="none" strokeWidth={0.7} className="stroke-slate-300 dark:stroke-slate-700" />
-            <path d={visible.selectedEdges} fill="none" strokeWidth={1.2} className="stroke-slate-500 dark:stroke-slate-400" />
-            {visible.nodes.map(({ block, point }) => (
-              <Node
-                key={block.hash}
-                block={block}
-                status={blockStatus(block)}
-                point={point}
-                focusable={block.hash === rovingHash}
-                onSelect={setSelected}
-                onOpen={onOpen}
-              />
-            ))}
-          </g>
-        </svg>
+        {actualSize ? (
+          <ScrollArea label="BlockDAG drawing" startAtEnd>
+            {drawing}
+          </ScrollArea>
+        ) : (
+          drawing
+        )}
       </div>
       <div className="mt-2 h-14 overflow-hidden text-xs sm:h-10" aria-live="off">
         <Details block={selected === undefined ? undefined : byHash.get(selected)} />

@@ -1,8 +1,10 @@
 'use client';
 
+import Link from 'next/link';
 import { useState, useSyncExternalStore } from 'react';
 import { useLiveEvents } from '@/components/live-provider';
 import type { LiveBlock } from '@/lib/web/live-types';
+import { pages } from '@/lib/web/urls';
 import { BlockStream } from './block-stream';
 import { CovenantActivity } from './covenant-activity';
 import { createBlockStore } from './block-store';
@@ -26,7 +28,14 @@ export function Dashboard({ network, initialBlocks, ...figures }: DashboardProps
         {network !== null && <p className="text-sm text-slate-600 dark:text-slate-400">Kaspa {network}</p>}
       </div>
       <NetworkFigures {...figures} />
-      <DagView snapshot={snapshot} />
+      <DagView
+        snapshot={snapshot}
+        controls={
+          <Link href={pages.dag()} className="text-teal-700 underline-offset-2 hover:underline dark:text-teal-400">
+            Full-screen live view
+          </Link>
+        }
+      />
       <div className="grid min-w-0 gap-4 lg:grid-cols-2">
         <BlockStream snapshot={snapshot} />
         <LatestTransactions snapshot={snapshot} />

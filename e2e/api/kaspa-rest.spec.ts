@@ -251,7 +251,8 @@ test.describe('/kaspa-rest: submission, mass and the chain from a block, against
   test('a spend built by a client: its mass from the index, submitted through POST /transactions, then accepted', async ({ request }) => {
     test.setTimeout(300_000);
     await indexerReady(request);
-    const candidates = await awaitMatureWalletUtxos(request, { moreThan: 0, timeout: 240_000 });
+    // Its mass is read from the index, which holds the outputs of transactions in blocks.
+    const candidates = await awaitMatureWalletUtxos(request, { moreThan: 0, timeout: 240_000, indexed: true });
     const receiver = freshReceiver('kaspa-rest').script;
     // The traffic generator spends this wallet too: an output it took first is refused with 400 {error}, and another
     // is tried.

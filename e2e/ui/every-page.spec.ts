@@ -93,6 +93,7 @@ interface PageSpec {
 
 const PAGES: PageSpec[] = [
   { name: 'dashboard', path: () => pages.home() },
+  { name: 'live BlockDAG', path: () => pages.dag() },
   { name: 'block', path: (targets) => pages.block(targets.blockHash) },
   { name: 'transaction', path: (targets) => pages.transaction(targets.transactionId) },
   { name: 'address', path: (targets) => pages.address(targets.address) },

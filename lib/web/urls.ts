@@ -96,8 +96,14 @@ export function parseConsoleRequest(search: URLSearchParams, knownRoutes: readon
  * Page paths. Hashes, ids and addresses are written in lower case, their canonical form (hex and Kaspa addresses are
  * case-insensitive), so each entity has one URL whatever the case it was typed in.
  */
+/** The spans the full-screen BlockDAG offers, in seconds. */
+export const DAG_SPANS = [15, 30, 60] as const;
+export type DagSpan = (typeof DAG_SPANS)[number];
+export const DEFAULT_DAG_SPAN: DagSpan = 30;
+
 export const pages = {
   home: () => '/',
+  dag: (span: DagSpan = DEFAULT_DAG_SPAN) => `/dag${queryString({ span: span === DEFAULT_DAG_SPAN ? undefined : span })}`,
   block: (hash: string) => `/blocks/${hash.toLowerCase()}`,
   transaction: (id: string) => `/tx/${id.toLowerCase()}`,
   address: (address: string, acceptedOnly = false) =>
