@@ -31,8 +31,8 @@ const INNER_LAYERS: Record<string, readonly (readonly string[])[]> = {
   devnet: [['consensus'], ['mempool'], ['mining', 'traffic', 'server']],
 };
 
-/** The processes' own entry points read the environment, as the composition root does. */
-const ALLOWED = new Set(['devnet/main -> env', 'indexer/main -> env']);
+/** The standalone devnet's entry point reads the environment, as the composition root does. */
+const ALLOWED = new Set(['devnet/main -> env']);
 
 function layerOf(top: string): number {
   const layer = LAYERS.findIndex((folders) => folders.includes(top));
@@ -99,8 +99,8 @@ describe('the import order of lib/', () => {
     });
   }
 
-  it('only the composition root and the entry points read lib/env.ts', () => {
+  it('only the composition root and the devnet\'s entry point read lib/env.ts', () => {
     const readers = all.filter((arrow) => arrow.to === 'env').map((arrow) => arrow.from);
-    expect(readers.every((from) => top(from) === 'runtime' || from === 'devnet/main' || from === 'indexer/main')).toBe(true);
+    expect(readers.every((from) => top(from) === 'runtime' || from === 'devnet/main')).toBe(true);
   });
 });

@@ -16,10 +16,11 @@ import { DAG_SPANS, pages, type DagSpan } from '@/lib/web/urls';
  * drawing holds the moment it was paused while the store keeps following the stream, so resuming jumps to now.
  */
 
+/** Each span draws 1,080 to 1,200 px wide, so it fits a laptop's screen whole; narrower screens scroll. */
 const GEOMETRY: Record<DagSpan, DagGeometry> = {
   15: { windowMs: 15_000, pxPerSecond: 72, lanes: 12, laneHeight: 34, radius: 8 },
-  30: { windowMs: 30_000, pxPerSecond: 44, lanes: 12, laneHeight: 34, radius: 7 },
-  60: { windowMs: 60_000, pxPerSecond: 30, lanes: 12, laneHeight: 30, radius: 6 },
+  30: { windowMs: 30_000, pxPerSecond: 40, lanes: 12, laneHeight: 34, radius: 7 },
+  60: { windowMs: 60_000, pxPerSecond: 20, lanes: 12, laneHeight: 30, radius: 6 },
 };
 
 function figures(snapshot: BlockSnapshot, windowMs: number) {

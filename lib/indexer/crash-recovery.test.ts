@@ -13,8 +13,9 @@ import { DEFAULT_CHECKPOINT_NAME } from '../db';
 import { createIndexer } from './indexer';
 
 /*
- * Crash recovery with real processes: a devnet node mines and carries traffic in this process, `lib/indexer/main.ts`
- * runs as a child process against it and is SIGKILLed at seeded random moments, KILLS times. Then the chain is frozen,
+ * Crash recovery with real processes: a devnet node mines and carries traffic in this process, `npm run indexer`
+ * (lib/runtime/indexer-main.ts) runs as a child process against it and is SIGKILLed at seeded random moments, KILLS
+ * times. Then the chain is frozen,
  * an indexer finishes the crashed index, another indexes the same chain from scratch into a fresh database, and the
  * two must hold the same rows (an ordered digest per table). Bounded: every wait has a deadline.
  */
@@ -23,7 +24,7 @@ const KILLS = 20;
 /** A kill lands this long (uniformly drawn) after the child's first log line. */
 const MAX_KILL_DELAY_MS = 1_500;
 const CHILD_START_TIMEOUT_MS = 120_000;
-const MAIN_SCRIPT = join(import.meta.dirname, 'main.ts');
+const MAIN_SCRIPT = join(import.meta.dirname, '..', 'runtime', 'indexer-main.ts');
 
 interface CrashTarget {
   /** The child's database settings (DATABASE_URL or DATA_DIR), migrated already so no child spends its life on that. */

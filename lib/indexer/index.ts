@@ -22,7 +22,6 @@
  *   - token-indexer.ts  createTokenIndexer: follows the chain index's stored chain (not the node) and applies KRC-20
  *                 ops with lib/tokens' engine, undoing above a fork point; imported by path, as the runtime does
  *   - stream-announcer.ts  the address and block events of each indexed batch, for /v1/stream and webhooks
- *   - main.ts     `npm run indexer`: the indexer alone against KASPA_RPC_URL and DATABASE_URL
  * Every SQL statement it sends lives in lib/db (including the advisory lock, re-exported here for the runtime).
  */
 export { createIndexer } from './indexer';

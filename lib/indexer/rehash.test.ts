@@ -47,7 +47,12 @@ async function crossingChain(devnet: WireDevnet): Promise<void> {
       const mined = await devnet.mine(wallets.wallets[block % 2]!.address);
       laneMined ||= mined.block.transactions.some((transaction) => isLaneTransaction(transaction) && transaction.gas > 0n);
       transactions += mined.block.transactions.length;
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      // Between blocks the traffic gets to submit (up to 250 ms on a loaded machine), so how much a block carries does
+      // not depend on how fast this loop runs.
+      const submitted = traffic.stats().submitted;
+      for (let waited = 0; waited === 0 || (waited < 250 && traffic.stats().submitted === submitted); waited += 10) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
       const covenants = traffic.stats().covenants!.confirmed;
       const enough = transactions >= MIN_TRANSACTIONS && devnet.node.consensus.virtualDaaScore() > ACTIVATION + 10n;
       if (covenants.continuation >= 2 && laneMined && enough) {

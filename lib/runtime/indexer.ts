@@ -42,6 +42,11 @@ export interface RuntimeIndexerOptions {
   onStreamEvents?: () => void;
   /** How often the stream events older than the retention window are deleted. */
   streamPruneIntervalMs?: number;
+  /**
+   * On PostgreSQL, while another process holds the indexer lock: retry every this many ms until this process holds it
+   * (`npm run indexer`); unset, serve without indexing (an app instance).
+   */
+  waitForLockMs?: number;
 }
 
 const STREAM_PRUNE_BATCH = 10_000;
@@ -80,6 +85,11 @@ export async function startRuntimeIndexer(options: RuntimeIndexerOptions): Promi
   let lock: IndexerLock | null = null;
   if (db.kind === 'postgres' && config.DATABASE_URL !== undefined) {
     lock = await acquireIndexerLock(config.DATABASE_URL);
+    while (lock === null && options.waitForLockMs !== undefined) {
+      log('indexer: another process holds the indexer lock; waiting for it');
+      await new Promise((resolve) => setTimeout(resolve, options.waitForLockMs));
+      lock = await acquireIndexerLock(config.DATABASE_URL);
+    }
     if (lock === null) {
       log('indexer: another process holds the indexer lock; this instance serves without indexing');
       return serving('elsewhere', options);

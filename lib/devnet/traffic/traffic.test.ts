@@ -11,12 +11,11 @@ import {
   createTrafficGenerator,
   rejectionReason,
   seededRandom,
-  TRAFFIC_KINDS,
-  TRAFFIC_LANES,
   type Clock,
   type TrafficGenerator,
   type TrafficGeneratorOptions,
 } from './traffic';
+import { TRAFFIC_KINDS, TRAFFIC_LANES } from './traffic-plans';
 import { COINBASE_MATURITY, createWalletSet, type WalletSet } from './wallet';
 
 const KAS = 100_000_000n;
