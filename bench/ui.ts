@@ -264,39 +264,34 @@ interface FrameFigures {
   blocksDrawn: number;
 }
 
-/** Animation frames over FRAME_WINDOW_MS in the page, and how many new block nodes appeared meanwhile. */
+/**
+ * Animation frames over FRAME_WINDOW_MS in the page, and how many new block nodes appeared meanwhile. The script is
+ * text: tsx names the functions it compiles with a helper the page does not have.
+ */
 async function frameFigures(page: Page): Promise<FrameFigures> {
-  return page.evaluate(async (windowMs) => {
-    const seen = new Set([...document.querySelectorAll('svg a[data-hash]')].map((node) => node.getAttribute('data-hash')));
+  return page.evaluate(`new Promise((resolve) => {
+    const hashes = () => [...document.querySelectorAll('svg a[data-hash]')].map((node) => node.getAttribute('data-hash'));
+    const seen = new Set(hashes());
     let drawn = 0;
     const observer = new MutationObserver(() => {
-      for (const node of document.querySelectorAll('svg a[data-hash]')) {
-        const hash = node.getAttribute('data-hash');
-        if (!seen.has(hash)) {
-          seen.add(hash);
-          drawn += 1;
-        }
-      }
+      for (const hash of hashes()) if (!seen.has(hash)) { seen.add(hash); drawn += 1; }
     });
     observer.observe(document.body, { childList: true, subtree: true });
-    const stamps: number[] = [];
-    await new Promise<void>((resolve) => {
-      const started = performance.now();
-      const tick = (now: number) => {
-        stamps.push(now);
-        if (now - started < windowMs) requestAnimationFrame(tick);
-        else resolve();
-      };
-      requestAnimationFrame(tick);
-    });
-    observer.disconnect();
-    const intervals = stamps.slice(1).map((stamp, index) => stamp - stamps[index]!).sort((a, b) => a - b);
-    return {
-      framesPerSecond: (stamps.length - 1) / ((stamps.at(-1)! - stamps[0]!) / 1_000),
-      p95IntervalMs: intervals[Math.floor(intervals.length * 0.95)] ?? 0,
-      blocksDrawn: drawn,
+    const stamps = [];
+    const started = performance.now();
+    const tick = (now) => {
+      stamps.push(now);
+      if (now - started < ${FRAME_WINDOW_MS}) { requestAnimationFrame(tick); return; }
+      observer.disconnect();
+      const intervals = stamps.slice(1).map((stamp, index) => stamp - stamps[index]).sort((a, b) => a - b);
+      resolve({
+        framesPerSecond: (stamps.length - 1) / ((stamps[stamps.length - 1] - stamps[0]) / 1000),
+        p95IntervalMs: intervals[Math.floor(intervals.length * 0.95)] ?? 0,
+        blocksDrawn: drawn,
+      });
     };
-  }, FRAME_WINDOW_MS);
+    requestAnimationFrame(tick);
+  })`);
 }
 
 async function dagFrameRate(browser: Browser, base: string): Promise<void> {
