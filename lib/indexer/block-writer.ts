@@ -82,10 +82,10 @@ export function createBlockWriter(options: BlockWriterOptions): BlockWriter {
         for (const id of transactionIds) writingTransactions.set(id, (writingTransactions.get(id) ?? 0) + 1);
         const write = indexWrites
           .transaction(async (tx) => {
-            const events = indexWrites.announcer === null ? [] : await indexWrites.announcer.blocks(tx, converted, transactions);
+            const events = await indexWrites.blockEvents(tx, converted, transactions);
             await insertBlocks(tx, converted.map((item) => item.block));
             await insertTransactions(tx, transactions);
-            return indexWrites.announce(tx, events);
+            return indexWrites.appendEvents(tx, events);
           })
           .then((wrote) => {
             converted.forEach((item, position) => known.remember(hashes[position]!, storedBlockOf(item)));

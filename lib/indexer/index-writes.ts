@@ -4,8 +4,18 @@
  * Invariant: the checkpoint in `progress` moves only after the transaction that wrote it has committed, and
  * `onStreamEvents` is told only after a transaction that appended events has committed.
  */
-import { appendStreamEvents, commitAsynchronously, type Checkpoint, type Db, type IndexGap, type NewStreamEvent, type Queryable } from '../db';
-import { createStreamAnnouncer, type AnnouncedChainStep, type StreamAnnouncer } from './stream-announcer';
+import {
+  appendStreamEvents,
+  commitAsynchronously,
+  type Checkpoint,
+  type Db,
+  type IndexGap,
+  type NewStreamEvent,
+  type Queryable,
+  type TransactionRecord,
+} from '../db';
+import type { ConvertedBlock } from './convert';
+import { createStreamAnnouncer, type AnnouncedChainStep } from './stream-announcer';
 
 /** The indexer's reported progress; written by the follower and the recovery, read by status(). */
 export interface IndexerProgress {
@@ -21,11 +31,14 @@ export interface IndexerProgress {
 
 export interface IndexWrites {
   readonly progress: IndexerProgress;
-  /** Null when no stream events are announced. */
-  readonly announcer: StreamAnnouncer | null;
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * The events of a batch of blocks about to be stored in `tx`, when recent: call before inserting it (the announcer
+   * checks what is stored already), and pass the result to `appendEvents` once the batch is inserted.
+   */
+  blockEvents(tx: Queryable, converted: readonly ConvertedBlock[], resolved: readonly TransactionRecord[]): Promise<NewStreamEvent[]>;
   /** Appends the events in `tx`; returns whether there were any (pass it to `announced` after the commit). */
-  announce(tx: Queryable, events: readonly NewStreamEvent[]): Promise<boolean>;
+  appendEvents(tx: Queryable, events: readonly NewStreamEvent[]): Promise<boolean>;
   /** A chain change made in `tx`, announced when its newest block is recent. */
   announceChain(tx: Queryable, steps: readonly AnnouncedChainStep[], timestamp: bigint): Promise<boolean>;
   /** After a commit: tells the stream subscribers when the transaction wrote events. */
@@ -57,13 +70,13 @@ export function createIndexWrites(options: IndexWritesOptions): IndexWrites {
 
   return {
     progress,
-    announcer,
+    blockEvents: async (tx, converted, resolved) => (announcer === null ? [] : announcer.blocks(tx, converted, resolved)),
+    appendEvents: announce,
     transaction: (fn) =>
       db.transaction(async (tx) => {
         if (db.kind === 'postgres' && options.asynchronousCommit) await commitAsynchronously(tx);
         return fn(tx);
       }),
-    announce,
     announceChain: async (tx, steps, timestamp) => (announcer === null ? false : announce(tx, await announcer.chain(tx, steps, timestamp))),
     announced(wrote) {
       if (wrote) options.onStreamEvents?.();

@@ -3,7 +3,7 @@
  * merge set. Recently stored blocks stay in memory (bounded; the oldest is evicted first); a miss is read from the
  * database. Invariant: a block is remembered only once its row has committed, so a known block is a stored block.
  */
-import { getStoredBlockLinks, type Queryable } from '../db';
+import { getStoredBlockLinks, type Queryable, type StoredBlockLinks } from '../db';
 import { bytesToHex, hexToBytes } from '../kaspa/bytes';
 import type { ConvertedBlock } from './convert';
 
@@ -25,14 +25,20 @@ export interface KnownBlocks {
   lookUp(hashes: readonly string[]): Promise<Map<string, StoredBlock>>;
 }
 
-export function storedBlockOf({ block }: ConvertedBlock): StoredBlock {
+/** The one mapping to a StoredBlock, from a block's links as stored or as about to be stored. */
+function storedBlockFrom(links: Omit<StoredBlockLinks, 'hash'>): StoredBlock {
   return {
-    selectedParent: block.selectedParentHash && bytesToHex(block.selectedParentHash),
-    blueScore: block.header.blueScore,
-    daaScore: block.header.daaScore,
-    timestamp: block.header.timestamp,
-    mergeSet: [...block.mergeSetBlues, ...block.mergeSetReds].map(bytesToHex),
+    selectedParent: links.selectedParentHash && bytesToHex(links.selectedParentHash),
+    blueScore: links.blueScore,
+    daaScore: links.daaScore,
+    timestamp: links.timestamp,
+    mergeSet: [...links.mergeSetBlues, ...links.mergeSetReds].map(bytesToHex),
   };
+}
+
+export function storedBlockOf({ block }: ConvertedBlock): StoredBlock {
+  const { header, selectedParentHash, mergeSetBlues, mergeSetReds } = block;
+  return storedBlockFrom({ ...header, selectedParentHash, mergeSetBlues, mergeSetReds });
 }
 
 export function createKnownBlocks(db: Queryable, capacity: number): KnownBlocks {
@@ -62,13 +68,7 @@ export function createKnownBlocks(db: Queryable, capacity: number): KnownBlocks 
       if (missing.length === 0) return found;
       for (const row of await getStoredBlockLinks(db, missing.map(hexToBytes))) {
         const hash = bytesToHex(row.hash);
-        const block: StoredBlock = {
-          selectedParent: row.selectedParentHash && bytesToHex(row.selectedParentHash),
-          blueScore: row.blueScore,
-          daaScore: row.daaScore,
-          timestamp: row.timestamp,
-          mergeSet: [...row.mergeSetBlues, ...row.mergeSetReds].map(bytesToHex),
-        };
+        const block = storedBlockFrom(row);
         remember(hash, block);
         found.set(hash, block);
       }
