@@ -44,7 +44,7 @@ test('pause holds the drawing while blocks keep coming; resume catches up', asyn
 test('the span is in the URL, so a shared link opens the same view', async ({ page }) => {
   await openDag(page);
   await page.getByRole('button', { name: '15 s' }).click();
-  await expect(page).toHaveURL(/\/dag\?span=15$/);
+  await expect(page).toHaveURL(/\/dag\?span=15$/, { timeout: 30_000 });
   await expect(page.getByRole('button', { name: '15 s' })).toHaveAttribute('aria-pressed', 'true');
   await expect(drawing(page)).toHaveAccessibleName(/^BlockDAG of the last 15 seconds/);
   await openDag(page, pages.dag(60));
@@ -56,7 +56,7 @@ test('the span is in the URL, so a shared link opens the same view', async ({ pa
 test('the dashboard links to the full-screen view', async ({ page }) => {
   await page.goto(pages.home());
   await page.getByRole('link', { name: 'Full-screen live view' }).click();
-  await expect(page).toHaveURL(/\/dag$/);
+  await expect(page).toHaveURL(/\/dag$/, { timeout: 30_000 });
   await expect(page.getByRole('heading', { level: 1, name: 'Live BlockDAG' })).toBeVisible();
 });
 

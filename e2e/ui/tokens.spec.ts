@@ -78,7 +78,7 @@ test.describe('token pages', () => {
     await expect(row).toContainText('KAS');
     await expect(page.getByTestId('usd-source')).toContainText('simulated');
     await row.getByRole('link', { name: ticker }).click();
-    await expect(page).toHaveURL(pages.token(ticker));
+    await expect(page).toHaveURL(pages.token(ticker), { timeout: 30_000 });
     await expect(page.getByTestId('token-ticker')).toHaveText(ticker);
     await expectAccessible(page);
   });
@@ -130,7 +130,7 @@ test.describe('token pages', () => {
     }
     const transaction = (await fill.getByRole('link').first().getAttribute('href'))!;
     await fill.getByRole('link').first().click();
-    await expect(page).toHaveURL(transaction);
+    await expect(page).toHaveURL(transaction, { timeout: 30_000 });
   });
 
   test('the token page follows the dark theme and stays accessible in it', async ({ page }) => {
