@@ -4,13 +4,18 @@
  * entries it creates. An outpoint may sit in both when a base entry is replaced by a different entry for the same
  * outpoint (a transaction re-accepted at another DAA score after a reorganisation).
  */
-import { equalBytes } from '../../kaspa/bytes';
-import type { UtxoEntry } from '../../kaspa/types';
+import { equalBytes, hexToBytes } from '../../kaspa/bytes';
+import type { Outpoint, UtxoEntry } from '../../kaspa/types';
 
 export { outpointKey } from './transaction-validator';
 
 /** `outpointKey`'s "<txid hex>:<index>". */
 export type OutpointKey = string;
+
+export function outpointFromKey(key: OutpointKey): Outpoint {
+  const separator = key.indexOf(':');
+  return { transactionId: hexToBytes(key.slice(0, separator)), index: Number(key.slice(separator + 1)) };
+}
 
 const EMPTY = new Uint8Array(0);
 
