@@ -8,7 +8,8 @@
  *   - request-schemas.ts  decoders that accept exactly what kaspad's serde accepts (used by the devnet server)
  *   - response-schemas.ts strict decoders of the node-status and history reads' answers, and `callChecked`
  *   - errors.ts           typed call failures (unreachable / timeout / rejected / protocol)
- *   - client.ts           the WebSocket client (Node only: uses `ws`)
+ *   - client.ts           the WebSocket client (Node only: uses `ws`), over client-connection.ts (state machine,
+ *                         reconnects), client-calls.ts (request/response correlation) and client-subscriptions.ts
  *   - convert-*.ts        lib/kaspa transactions, headers and blocks ↔ their wire forms, and `RpcCaller`
  * The devnet's server side lives in lib/devnet/server/wrpc-server.ts and reuses these pieces.
  */
