@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDatabase } from './test-support/test-databases';
 import { testBackends } from './test-support/test-databases';
+import { binaryByteaArray } from './connection';
 
 /** Empty, the bytes an array literal must escape (backslash, quote, comma, brace), and a hash. */
 const sample = [new Uint8Array(0), new Uint8Array([0x00, 0x5c, 0x22, 0x2c, 0x7b, 0xff]), Uint8Array.from({ length: 32 }, (_, i) => i * 8)];
@@ -37,8 +38,29 @@ describe.each(testBackends())('bytea parameters and results on $name', (backend)
     expect(rows.map((row) => (row.value ? Array.from(row.value) : null))).toEqual(values.map((value) => (value ? Array.from(value) : null)));
   });
 
+  it('takes an empty bytea[], one of nulls only, and one starting with a null', async () => {
+    for (const values of [[], [null, null], [null, sample[2]!]]) {
+      const { rows } = await database.db.query<{ hex: string | null }>(
+        `SELECT encode(value, 'hex') AS hex FROM unnest($1::bytea[]) WITH ORDINALITY AS v(value, position) ORDER BY position`,
+        [values],
+      );
+      expect(rows.map((row) => row.hex)).toEqual(values.map((value) => (value ? Buffer.from(value).toString('hex') : null)));
+    }
+  });
+
   it('round-trips a bytea[] result column', async () => {
     const { rows } = await database.db.query<{ values: Uint8Array[] }>('SELECT $1::bytea[] AS values', [sample]);
     expect(rows[0]!.values.map((value) => Array.from(value))).toEqual(sample.map((value) => Array.from(value)));
+  });
+});
+
+describe('binaryByteaArray', () => {
+  it('encodes only arrays of bytes (with nulls), leaving every other array to the text path', () => {
+    expect(binaryByteaArray(['kaspa:q', 'x'])).toBeNull();
+    expect(binaryByteaArray([1n, 2n])).toBeNull();
+    expect(binaryByteaArray([])).toBeNull();
+    expect(binaryByteaArray([null])).toBeNull();
+    const encoded = binaryByteaArray([Uint8Array.of(0xab), null])!;
+    expect(encoded.toString('hex')).toBe('00000001' + '00000001' + '00000011' + '00000002' + '00000001' + '00000001ab' + 'ffffffff');
   });
 });

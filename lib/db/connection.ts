@@ -145,6 +145,44 @@ const postgresTypes = {
   },
 } as pg.CustomTypesConfig;
 
+/**
+ * A bytea[] parameter in PostgreSQL's binary array format (array_recv: dimensions, flags, element type, then each
+ * element's length and bytes). The indexer sends hundreds of thousands of hashes a batch: as text each is hex-encoded
+ * here and hex-decoded by the server; a Buffer parameter travels in binary instead. Other arrays stay text (a string
+ * array may be meant as numeric[], which only its statement knows).
+ */
+export function binaryByteaArray(values: readonly unknown[]): Buffer | null {
+  let size = 20;
+  let hasNull = 0;
+  for (const value of values) {
+    if (value === null || value === undefined) hasNull = 1;
+    else if (value instanceof Uint8Array) size += value.byteLength;
+    else return null;
+    size += 4;
+  }
+  if (values.length === 0 || hasNull === 1 && size === 20 + 4 * values.length) return null;
+  const buffer = Buffer.allocUnsafe(size);
+  buffer.writeInt32BE(1, 0);
+  buffer.writeInt32BE(hasNull, 4);
+  buffer.writeInt32BE(PG_OID.bytea, 8);
+  buffer.writeInt32BE(values.length, 12);
+  buffer.writeInt32BE(1, 16);
+  let offset = 20;
+  for (const value of values) {
+    if (value instanceof Uint8Array) {
+      buffer.writeInt32BE(value.byteLength, offset);
+      buffer.set(value, offset + 4);
+      offset += 4 + value.byteLength;
+    } else {
+      buffer.writeInt32BE(-1, offset);
+      offset += 4;
+    }
+  }
+  return buffer;
+}
+
+const postgresParam = (value: unknown): unknown => (Array.isArray(value) ? (binaryByteaArray(value) ?? value) : value);
+
 function openPostgres(url: string, poolSize: number): Db {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: postgresTypes });
   // An idle connection the server drops (restart, admin command) is discarded by the pool and replaced on the next
@@ -161,7 +199,7 @@ function openPostgres(url: string, poolSize: number): Db {
   };
   const queryable = (target: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = [], options: QueryOptions = {}) {
-      const values = params as unknown[];
+      const values = params.map(postgresParam);
       const result = options.prepared
         ? await target.query({ name: statementName(sql), text: sql, values })
         : await target.query(sql, values);

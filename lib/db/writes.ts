@@ -65,26 +65,36 @@ function blockValues(block: BlockRecord): unknown[] {
 
 /**
  * Inserts blocks with their level-0 parent edges and their transaction membership. A block already stored is left
- * as it is: its chain flag changes only through applyVirtualChainChange.
+ * as it is: its chain flag changes only through applyVirtualChainChange. Invariant: a block's row, its parent edges
+ * and its membership rows are written in one statement sequence of one transaction and deleted together
+ * (history-retention.ts), so a block row that was already there vouches for the rest, and only the blocks inserted
+ * now get their edges and membership, with plain inserts (no conflict checks on the two largest block tables).
  */
 export async function insertBlocks(db: Queryable, blocks: readonly BlockRecord[]): Promise<void> {
+  const inserted = new Set<string>();
   for (let start = 0; start < blocks.length; start += BLOCKS_PER_STATEMENT) {
     const chunk = blocks.slice(start, start + BLOCKS_PER_STATEMENT);
     const params = chunk.flatMap(blockValues);
     const rows = chunk.map(
       (_, row) => `(${BLOCK_COLUMNS.map((__, column) => `$${row * BLOCK_COLUMNS.length + column + 1}`).join(', ')})`,
     );
-    await db.query(
-      `INSERT INTO blocks (${BLOCK_COLUMNS.join(', ')}) VALUES ${rows.join(', ')} ON CONFLICT (hash) DO NOTHING`,
+    const { rows: insertedRows } = await db.query<{ hash: Uint8Array }>(
+      `INSERT INTO blocks (${BLOCK_COLUMNS.join(', ')}) VALUES ${rows.join(', ')} ON CONFLICT (hash) DO NOTHING
+       RETURNING hash`,
       params,
     );
+    for (const row of insertedRows) inserted.add(bytesToHex(row.hash));
   }
   const parents: Hash[] = [];
   const children: Hash[] = [];
   const memberBlocks: Hash[] = [];
   const positions: number[] = [];
   const members: Hash[] = [];
+  const seen = new Set<string>();
   for (const block of blocks) {
+    const hash = bytesToHex(block.hash);
+    if (!inserted.has(hash) || seen.has(hash)) continue;
+    seen.add(hash);
     for (const parent of block.header.parentsByLevel[0] ?? []) {
       parents.push(parent);
       children.push(block.hash);
@@ -95,16 +105,19 @@ export async function insertBlocks(db: Queryable, blocks: readonly BlockRecord[]
       members.push(transactionId);
     });
   }
-  await db.query(
-    `INSERT INTO block_children (parent_hash, child_hash)
-     SELECT * FROM unnest($1::bytea[], $2::bytea[]) ON CONFLICT DO NOTHING`,
-    [parents, children],
-  );
-  await db.query(
-    `INSERT INTO block_transactions (block_hash, position, transaction_id)
-     SELECT * FROM unnest($1::bytea[], $2::integer[], $3::bytea[]) ON CONFLICT DO NOTHING`,
-    [memberBlocks, positions, members],
-  );
+  if (parents.length > 0) {
+    await db.query('INSERT INTO block_children (parent_hash, child_hash) SELECT * FROM unnest($1::bytea[], $2::bytea[])', [
+      parents,
+      children,
+    ]);
+  }
+  if (members.length > 0) {
+    await db.query(
+      `INSERT INTO block_transactions (block_hash, position, transaction_id)
+       SELECT * FROM unnest($1::bytea[], $2::integer[], $3::bytea[])`,
+      [memberBlocks, positions, members],
+    );
+  }
 }
 
 /**
@@ -151,9 +164,13 @@ export async function insertTransactions(db: Queryable, batch: readonly Transact
   const blockTimes = new Map<string, bigint>();
   const moved: MovedTransaction[] = [];
   const stored = new Map(previous.rows.map((row) => [bytesToHex(row.transaction_id), row]));
+  const fresh: TransactionRecord[] = [];
+  const again: TransactionRecord[] = [];
   for (const transaction of transactions) {
     const id = bytesToHex(transaction.transactionId);
     const before = stored.get(id)?.block_time;
+    if (before === undefined) fresh.push(transaction);
+    else again.push(transaction);
     if (before !== undefined && before > transaction.blockTime) {
       moved.push({ transactionId: transaction.transactionId, from: before, to: transaction.blockTime });
     }
@@ -161,11 +178,22 @@ export async function insertTransactions(db: Queryable, batch: readonly Transact
   }
   await removeAddressRows(db, moved);
   await moveCovenantRows(db, moved);
-  await insertOutputs(db, transactions);
-  await insertInputs(db, transactions);
-  await insertAddressRows(db, transactions, blockTimes);
+  await insertOutputs(db, fresh);
+  await insertInputs(db, fresh, 'fresh');
+  await insertInputs(db, again, 'stored');
+  await insertAddressRows(db, fresh, blockTimes, 'fresh');
+  await insertAddressRows(db, again, blockTimes, 'stored');
   await completeStoredSpenders(db, ids);
 }
+
+/**
+ * Rows of a transaction that was not stored before its upsert (`fresh`) cannot conflict: its inputs and address rows
+ * are written and deleted with it, and two batches carrying one transaction never commit at once (block-writer.ts).
+ * Those of a transaction stored before (`stored`, met again in another block) complete what resolution has learnt
+ * since. Outputs keep their conflict check either way: history retention keeps the outputs of an accepted
+ * transaction it prunes, for the spenders that come later.
+ */
+type TransactionRows = 'fresh' | 'stored';
 
 interface MovedTransaction {
   transactionId: Hash;
@@ -257,6 +285,7 @@ async function insertAddressRows(
   db: Queryable,
   transactions: readonly TransactionRecord[],
   blockTimeOf: ReadonlyMap<string, bigint>,
+  rows: TransactionRows,
 ): Promise<void> {
   const addresses: string[] = [];
   const blockTimes: bigint[] = [];
@@ -287,9 +316,14 @@ async function insertAddressRows(
     }
   }
   if (addresses.length === 0) return;
+  const insert = `INSERT INTO address_transactions (address, block_time, transaction_id, amount_sent, amount_received)
+     SELECT * FROM unnest($1::text[], $2::bigint[], $3::bytea[], $4::numeric[], $5::numeric[])`;
+  if (rows === 'fresh') {
+    await db.query(insert, [addresses, blockTimes, ids, sent, received]);
+    return;
+  }
   await db.query(
-    `INSERT INTO address_transactions (address, block_time, transaction_id, amount_sent, amount_received)
-     SELECT * FROM unnest($1::text[], $2::bigint[], $3::bytea[], $4::numeric[], $5::numeric[])
+    `${insert}
      ON CONFLICT (address, block_time, transaction_id) DO UPDATE SET
        amount_sent = GREATEST(address_transactions.amount_sent, EXCLUDED.amount_sent),
        amount_received = GREATEST(address_transactions.amount_received, EXCLUDED.amount_received)
@@ -300,6 +334,7 @@ async function insertAddressRows(
 }
 
 async function insertOutputs(db: Queryable, transactions: readonly TransactionRecord[]): Promise<void> {
+  if (transactions.length === 0) return;
   const ids: Hash[] = [];
   const indices: number[] = [];
   const amounts: string[] = [];
@@ -333,7 +368,7 @@ async function insertOutputs(db: Queryable, transactions: readonly TransactionRe
   );
 }
 
-async function insertInputs(db: Queryable, transactions: readonly TransactionRecord[]): Promise<void> {
+async function insertInputs(db: Queryable, transactions: readonly TransactionRecord[], rows: TransactionRows): Promise<void> {
   const ids: Hash[] = [];
   const indices: number[] = [];
   const previousIds: Hash[] = [];
@@ -367,13 +402,21 @@ async function insertInputs(db: Queryable, transactions: readonly TransactionRec
       covenantIds.push(spent ? spent.covenantId : null);
     });
   }
-  await db.query(
-    `INSERT INTO transaction_inputs (transaction_id, input_index, previous_transaction_id, previous_index,
+  if (ids.length === 0) return;
+  const params = [ids, indices, previousIds, previousIndices, signatureScripts, sequences, sigOpCounts, amounts,
+    scriptVersions, scripts, addresses, types, computeBudgets, covenantIds];
+  const insert = `INSERT INTO transaction_inputs (transaction_id, input_index, previous_transaction_id, previous_index,
        signature_script, sequence, sig_op_count, previous_amount, previous_script_version, previous_script,
        previous_address, previous_script_type, compute_budget, previous_covenant_id)
      SELECT * FROM unnest($1::bytea[], $2::integer[], $3::bytea[], $4::bigint[], $5::bytea[], $6::numeric[],
                           $7::smallint[], $8::numeric[], $9::integer[], $10::bytea[], $11::text[], $12::text[],
-                          $13::integer[], $14::bytea[])
+                          $13::integer[], $14::bytea[])`;
+  if (rows === 'fresh') {
+    await db.query(insert, params);
+    return;
+  }
+  await db.query(
+    `${insert}
      ON CONFLICT (transaction_id, input_index) DO UPDATE SET
        previous_amount = EXCLUDED.previous_amount,
        previous_script_version = EXCLUDED.previous_script_version,
@@ -382,8 +425,7 @@ async function insertInputs(db: Queryable, transactions: readonly TransactionRec
        previous_script_type = EXCLUDED.previous_script_type,
        previous_covenant_id = EXCLUDED.previous_covenant_id
      WHERE transaction_inputs.previous_amount IS NULL AND EXCLUDED.previous_amount IS NOT NULL`,
-    [ids, indices, previousIds, previousIndices, signatureScripts, sequences, sigOpCounts, amounts, scriptVersions,
-      scripts, addresses, types, computeBudgets, covenantIds],
+    params,
   );
 }
 
