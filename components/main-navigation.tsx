@@ -9,6 +9,7 @@ const NAVIGATION = [
   { href: pages.home(), label: 'Dashboard' },
   { href: pages.mempool(), label: 'Mempool' },
   { href: pages.fees(), label: 'Fees' },
+  { href: pages.statistics(), label: 'Statistics' },
   { href: pages.tokens(), label: 'Tokens' },
   { href: pages.covenants(), label: 'Covenants' },
   { href: pages.wallet(), label: 'Wallet' },

@@ -17,6 +17,8 @@
  *   - wallet-reads.ts  the wallet reads: which addresses are used, their activity and totals, a wallet's merged history page
  *   - stream-events.ts  the stream event log the indexer writes and subscriptions read by cursor
  *   - webhooks.ts    webhooks and their deliveries: the /v1/webhooks reads and writes, the delivery worker's leases
+ *   - chain-statistics.ts  per-window and per-hour chain statistics (blocks, transactions, mass, fees, active
+ *                    addresses as merged sketches from address-sketch.ts) computed again from the index, and their reads
  * Configuration comes in as arguments; nothing here reads the environment.
  */
 export { openDb } from './connection';
@@ -100,6 +102,15 @@ export {
   vacuumPrunedTables,
 } from './history-retention';
 export type { PrunedBatch, RetentionBound, RetentionLimits, RetentionPolicy } from './history-retention';
+export {
+  readStatistics,
+  recordStatisticsProgress,
+  refreshStatisticsHour,
+  refreshStatisticsWindow,
+  statisticsRefreshRange,
+  WINDOW_DAA_SCORES,
+} from './chain-statistics';
+export type { StatisticsInterval, StatisticsRow } from './chain-statistics';
 export { acquireIndexerLock, INDEXER_LOCK_KEY } from './lock';
 export type { IndexerLock } from './lock';
 export type { StoredBlockLinks } from './writes';

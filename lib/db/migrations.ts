@@ -490,6 +490,47 @@ CREATE TABLE webhook_deliveries (
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE next_attempt_at IS NOT NULL;
 `;
 
+/*
+ * Chain statistics (issue 17), migration 13: per window of 600 DAA scores (a minute at 10 blocks/s) the blocks, the
+ * chain blocks, the transactions those accepted (coinbases apart) with their mass and fees, and a sketch of the
+ * addresses they touched (address-sketch.ts); per UTC hour the same summed over the windows starting in it. Rows
+ * outlive the history retention prunes: they are figures about the chain, not its history. `complete` marks a window
+ * the refresher will not compute again (the index is a window past it); the progress row names the last window up to
+ * which every window is complete (windows without blocks have no row).
+ */
+const CHAIN_STATISTICS = `
+CREATE TABLE chain_statistics_windows (
+  window_index bigint PRIMARY KEY,
+  start_time bigint NOT NULL,
+  end_time bigint NOT NULL,
+  blocks integer NOT NULL,
+  chain_blocks integer NOT NULL,
+  transactions integer NOT NULL,
+  mass numeric(30,0) NOT NULL,
+  fees numeric(30,0) NOT NULL,
+  address_sketch bytea NOT NULL,
+  complete boolean NOT NULL
+);
+CREATE INDEX chain_statistics_windows_start ON chain_statistics_windows (start_time);
+
+CREATE TABLE chain_statistics_hours (
+  hour_start bigint PRIMARY KEY,
+  end_time bigint NOT NULL,
+  blocks integer NOT NULL,
+  chain_blocks integer NOT NULL,
+  transactions integer NOT NULL,
+  mass numeric(30,0) NOT NULL,
+  fees numeric(30,0) NOT NULL,
+  address_sketch bytea NOT NULL,
+  complete boolean NOT NULL
+);
+
+CREATE TABLE chain_statistics_progress (
+  singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+  complete_through bigint NOT NULL
+);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial schema', sql: INITIAL_SCHEMA },
   { version: 2, name: 'api keys', sql: API_KEYS },
@@ -502,6 +543,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, name: 'history retention', sql: HISTORY_RETENTION },
   { version: 11, name: 'stream events', sql: STREAM_EVENTS },
   { version: 12, name: 'webhooks', sql: WEBHOOKS },
+  { version: 13, name: 'chain statistics', sql: CHAIN_STATISTICS },
 ];
 
 /** Key of the transaction-scoped advisory lock that serialises migration runners across processes. */

@@ -10,6 +10,7 @@ import {
   acquireIndexerLock,
   createHistoryPruner,
   createIndexer,
+  createStatisticsRefresher,
   retentionPolicyFor,
   type IndexerLock,
   type IndexerStatus,
@@ -129,6 +130,8 @@ export async function startRuntimeIndexer(options: RuntimeIndexerOptions): Promi
     log,
   });
   pruner.start();
+  const statistics = createStatisticsRefresher({ db, log });
+  statistics.start();
   return {
     role: 'embedded',
     status: () => indexer.status(),
@@ -149,6 +152,7 @@ export async function startRuntimeIndexer(options: RuntimeIndexerOptions): Promi
       clearTimeout(retry);
       stopStreamPruning();
       await pruner.stop();
+      await statistics.stop();
       await indexer.stop();
       await lock?.release();
     },

@@ -17,6 +17,7 @@ import type {
 import type { AddressTransactionView, IndexedBlockView, IndexedTransactionView } from '../api/endpoints/indexed-format';
 import type { AddressSummaryView, CovenantView } from '../api/endpoints/indexed-endpoints';
 import type { SupplyView } from '../api/endpoints/supply-endpoint';
+import type { StatisticsIntervalName, StatisticsView } from '../api/endpoints/statistics-endpoint';
 import type { WalletTransactionView } from '../api/endpoints/wallet-endpoints';
 import type { WalletSource } from './wallet-input';
 import type { QueryValues } from './urls';
@@ -276,6 +277,12 @@ export const resources = {
   dagInfo: resource<NoParams, NoQuery, undefined, NodeDagInfo>('GET /v1/rpc/getBlockDagInfo'),
   feeEstimate: resource<NoParams, NoQuery, undefined, { estimate: NodeFeeEstimate }>('GET /v1/rpc/getFeeEstimate'),
   supply: resource<NoParams, NoQuery, undefined, SupplyView>('GET /v1/supply'),
+  statistics: resource<
+    NoParams,
+    { interval?: StatisticsIntervalName; limit?: number },
+    undefined,
+    { interval: StatisticsIntervalName; statistics: StatisticsView[]; metadata: { count: number } }
+  >('GET /v1/statistics'),
   mempoolEntries: resource<
     NoParams,
     { includeOrphanPool?: boolean; filterTransactionPool?: boolean },

@@ -4,6 +4,7 @@
  * private key. Safe for both server and browser code.
  */
 import { routePath, type RouteId } from '../api/keys/costs';
+import type { StatisticsIntervalName } from '../api/endpoints/statistics-endpoint';
 import { walletFragment, type WalletSource } from './wallet-input';
 
 export type QueryValues = Record<string, string | number | boolean | bigint | null | undefined>;
@@ -101,6 +102,10 @@ export const DAG_SPANS = [15, 30, 60] as const;
 export type DagSpan = (typeof DAG_SPANS)[number];
 export const DEFAULT_DAG_SPAN: DagSpan = 30;
 
+export const DEFAULT_STATISTICS_INTERVAL: StatisticsIntervalName = 'minute';
+/** Rows the statistics page draws: the API's largest page. */
+export const STATISTICS_PAGE_ROWS = 100;
+
 export const pages = {
   home: () => '/',
   dag: (span: DagSpan = DEFAULT_DAG_SPAN) => `/dag${queryString({ span: span === DEFAULT_DAG_SPAN ? undefined : span })}`,
@@ -111,6 +116,8 @@ export const pages = {
   daaRange: (start: bigint | string, end: bigint | string, query?: QueryValues) => `/daa/${start}/${end}${queryString(query)}`,
   mempool: () => '/mempool',
   fees: () => '/fees',
+  statistics: (interval?: StatisticsIntervalName) =>
+    `/statistics${queryString({ interval: interval === DEFAULT_STATISTICS_INTERVAL ? undefined : interval })}`,
   broadcast: () => '/broadcast',
   tokens: () => '/tokens',
   covenants: () => '/covenants',

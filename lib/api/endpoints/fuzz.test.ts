@@ -417,6 +417,7 @@ beforeAll(async () => {
   put('GET /v1/rpc/getFeeEstimate', {});
   put('GET /v1/rpc/getBlockDagInfo', {});
   put('GET /v1/supply', {});
+  put('GET /v1/statistics', { query: { interval: 'hour', limit: '5' } });
   put('POST /v1/rpc/getBlockTemplate', { body: { payAddress: miner, extraData: 'fuzz' } });
   put('POST /v1/rpc/submitBlock', {
     body: parseJson(stringifyJson({ block: { header, transactions }, allowNonDAABlocks: false })),

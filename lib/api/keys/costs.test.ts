@@ -41,6 +41,7 @@ describe('cost table', () => {
       'GET /v1/rpc/getMempoolEntries': '0.1',
       'GET /v1/rpc/getBlockDagInfo': '0.1',
       'GET /v1/supply': '0.1',
+      'GET /v1/statistics': '0.1',
       'GET /v1/addresses/{address}/summary': '0.5',
       'GET /v1/rpc/getFeeEstimate': '0.1',
       'POST /v1/rpc/getUtxosByAddresses': '0.5',

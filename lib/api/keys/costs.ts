@@ -9,7 +9,8 @@
  * merged page), the UTXOs 0.75 RU (discovery alone); a CSV export call (wallet or address) 1 RU per page of up to
  * 1,000 rows, so an export costs in proportion to its rows (1 milli-RU a row); the supply with its reward schedule
  * (extension) 0.1 RU like getBlockDagInfo, whose node calls it makes; an address summary (extension) 0.5 RU like its
- * history, over whose rows it counts and sums; no call costs more than 1 RU, so every key's
+ * history, over whose rows it counts and sums; the chain statistics (extension) 0.1 RU like a covenant (one indexed read
+ * of up to 100 stored rows); no call costs more than 1 RU, so every key's
  * per-second limit admits each; /v1/usage, /v1/openapi.json and the devnet's demo wallet are free.
  */
 export const MILLI_RU_PER_RU = 1000;
@@ -54,6 +55,7 @@ export const ROUTE_COSTS = {
   'GET /v1/rpc/getMempoolEntries': 100,
   'GET /v1/rpc/getBlockDagInfo': 100,
   'GET /v1/supply': 100,
+  'GET /v1/statistics': 100,
   'GET /v1/rpc/getFeeEstimate': 100,
   'POST /v1/rpc/getUtxosByAddresses': 500,
   'POST /v1/wallets/summary': 1000,

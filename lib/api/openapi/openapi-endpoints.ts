@@ -27,6 +27,7 @@ import {
   usageEndpoint,
 } from '../endpoints/node-endpoints';
 import { getSupplyEndpoint } from '../endpoints/supply-endpoint';
+import { getStatisticsEndpoint, STATISTICS_INTERVALS } from '../endpoints/statistics-endpoint';
 import { COVENANT_ENDPOINT_DOCS, COVENANTS_TAG } from './openapi-covenant-endpoints';
 import { TOKEN_ACTIVITY_ENDPOINT_DOCS } from './openapi-token-activity-endpoints';
 import { TOKEN_ENDPOINT_DOCS, TOKENS_TAG } from './openapi-token-endpoints';
@@ -240,6 +241,68 @@ const INDEXED_ENDPOINTS: DocumentedEndpoint[] = [
         params: { daa_score_start: '308441900', daa_score_end: '308441999' },
         query: { chain_blocks_only: 'true', include_transactions: 'true' },
         response: { blocks: [exampleIndexedBlock], transactions: [exampleIndexedTransaction] },
+      },
+    },
+  },
+  {
+    definition: getStatisticsEndpoint,
+    docs: {
+      operationId: 'getStatistics',
+      summary: 'Get the chain’s statistics over time',
+      description:
+        'Blocks, chain blocks, the transactions the chain accepted (coinbases apart) with their mass and fees, and ' +
+        'the active addresses (paid or spending in an accepted transaction), per interval, newest first. `minute` ' +
+        'rows are windows of 600 DAA scores (a minute at 10 blocks a second) with the timestamps of their first and ' +
+        'last block; `hour` and `day` rows are UTC hours and days summing the windows that start in them. Active ' +
+        'addresses are estimated from mergeable sketches (HyperLogLog, about 3% error), so a day counts an address ' +
+        'once. A row is `complete` once the index is a whole window past it; the newest is still growing. The figures ' +
+        'are kept beyond the history retention. An extension. ' +
+        `\`limit\` is ${PAGE_LIMIT.min}..${PAGE_LIMIT.max} rows (default ${PAGE_LIMIT.default}).`,
+      tag: INDEXED,
+      response: z.strictObject({
+        interval: z.enum(STATISTICS_INTERVALS),
+        statistics: z.array(
+          z.strictObject({
+            start: z.number().int().meta({ description: 'ms since the Unix epoch' }),
+            end: z.number().int().meta({ description: 'ms since the Unix epoch' }),
+            blocks: z.number().int().min(0),
+            chainBlocks: z.number().int().min(0),
+            transactions: z.number().int().min(0),
+            mass: z.string().regex(/^\d+$/).meta({ description: 'grams, as a decimal string' }),
+            fees: z.string().regex(/^\d+$/).meta({ description: 'sompi, as a decimal string' }),
+            activeAddresses: z.number().int().min(0),
+            complete: z.boolean(),
+            daaScoreStart: z.number().int().min(0).nullable().meta({ description: 'a minute’s first DAA score; null for hours and days' }),
+            daaScoreEnd: z.number().int().min(0).nullable().meta({ description: 'a minute’s last DAA score; null for hours and days' }),
+          }),
+        ),
+        metadata: z.strictObject({ count: z.number().int().min(0) }),
+      }),
+      errors: ['limit_out_of_range'],
+      parameterDescriptions: { interval: 'minute (600 DAA scores), hour or day (UTC); minute when absent' },
+      usesNode: false,
+      etag: true,
+      examples: {
+        query: { interval: 'hour', limit: '24' },
+        response: {
+          interval: 'hour',
+          statistics: [
+            {
+              start: 1_782_000_000_000,
+              end: 1_782_003_600_000,
+              blocks: 36_012,
+              chainBlocks: 18_290,
+              transactions: 412_880,
+              mass: '840675680',
+              fees: '41288000000',
+              activeAddresses: 20_117,
+              complete: true,
+              daaScoreStart: null,
+              daaScoreEnd: null,
+            },
+          ],
+          metadata: { count: 1 },
+        },
       },
     },
   },

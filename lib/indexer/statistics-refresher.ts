@@ -1,0 +1,105 @@
+/**
+ * The statistics refresher: every interval, computes the chain statistics (lib/db/chain-statistics.ts) again for the
+ * windows from the first one not yet complete up to the index's checkpoint, oldest first, at most `maxWindows` a run
+ * (a run that hit the bound runs again at once, so a long backlog is worked off without one long transaction), then
+ * the hours those windows start in. A window is complete, never computed again, once the checkpoint is a whole window
+ * past it: the chain's reorganisations stay far shallower than a minute. Each window commits on its own.
+ */
+import {
+  recordStatisticsProgress,
+  refreshStatisticsHour,
+  refreshStatisticsWindow,
+  statisticsRefreshRange,
+  WINDOW_DAA_SCORES,
+  type Db,
+  DEFAULT_CHECKPOINT_NAME,
+} from '../db';
+
+export interface StatisticsRefresherOptions {
+  db: Db;
+  checkpointName?: string;
+  log?: (line: string) => void;
+  intervalMs?: number;
+  maxWindows?: number;
+}
+
+export interface StatisticsRun {
+  windows: number;
+  /** The last window now known complete; null when none is. */
+  completeThrough: bigint | null;
+}
+
+export interface StatisticsRefresher {
+  start(): void;
+  stop(): Promise<void>;
+  runOnce(): Promise<StatisticsRun>;
+}
+
+const HOUR_MS = 3_600_000n;
+
+export function createStatisticsRefresher(options: StatisticsRefresherOptions): StatisticsRefresher {
+  const { db } = options;
+  const checkpointName = options.checkpointName ?? DEFAULT_CHECKPOINT_NAME;
+  const maxWindows = BigInt(options.maxWindows ?? 50);
+  const intervalMs = options.intervalMs ?? 10_000;
+  const log = options.log ?? (() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let stopped = true;
+
+  async function runOnce(): Promise<StatisticsRun> {
+    const range = await statisticsRefreshRange(db, checkpointName);
+    if (range === null) return { windows: 0, completeThrough: null };
+    const checkpointWindow = range.checkpointDaaScore / WINDOW_DAA_SCORES;
+    const last = range.firstWindow + maxWindows - 1n < checkpointWindow ? range.firstWindow + maxWindows - 1n : checkpointWindow;
+    const hours = new Set<bigint>();
+    let completeThrough: bigint | null = range.firstWindow - 1n;
+    for (let window = range.firstWindow; window <= last; window++) {
+      const complete = window + 1n < checkpointWindow;
+      const hour = await db.transaction(async (tx) => {
+        const started = await refreshStatisticsWindow(tx, window, complete);
+        if (complete) await recordStatisticsProgress(tx, window);
+        return started;
+      });
+      if (complete) completeThrough = window;
+      if (hour !== null) hours.add(hour);
+      if (stopped && running !== undefined) break;
+    }
+    const ordered = [...hours].sort((a, b) => (a < b ? -1 : 1));
+    if (ordered.length > 0) ordered.unshift(ordered[0]! - HOUR_MS);
+    for (const hour of ordered) await refreshStatisticsHour(db, hour);
+    return { windows: Number(last - range.firstWindow + 1n), completeThrough: completeThrough < 0n ? null : completeThrough };
+  }
+
+  const schedule = (delayMs: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      let backlog = false;
+      running = runOnce()
+        .then((run) => {
+          backlog = BigInt(run.windows) >= maxWindows;
+        })
+        .catch((error: unknown) => log(`statistics: ${error instanceof Error ? error.message : String(error)}`))
+        .finally(() => {
+          running = undefined;
+          schedule(backlog ? 0 : intervalMs);
+        });
+    }, delayMs);
+  };
+
+  return {
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule(0);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      timer = undefined;
+      await running;
+    },
+    runOnce,
+  };
+}
