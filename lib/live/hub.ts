@@ -14,20 +14,19 @@
  *   mempool  sampled mempool size and the fee estimate buckets
  * A new client first receives the latest `dag` and `mempool` and the blocks of the last `recentWindowMs` with their
  * current chain status and colour, so a page reconnecting after a gap catches up without another request.
+ *
+ * The recent blocks and their rates are kept in recent-blocks.ts, each connection's queue in live-client.ts; this
+ * module wires the node's subscriptions and samplers to them and broadcasts to the connected clients.
  */
 import { dagInfoToNode, feeEstimateToNode } from '../api/endpoints/node-format';
 import type { RpcClient, Unsubscribe } from '../rpc/client';
-import type { RpcBlock, RpcNotifications } from '../rpc/types';
-import type { BlockColor, LiveBlock, LiveDag, LiveEvent, LiveMempool, LiveSnapshot, LiveTransaction } from '../web/live-types';
+import type { RpcNotifications } from '../rpc/types';
+import type { LiveDag, LiveEvent, LiveMempool, LiveSnapshot } from '../web/live-types';
+import { createLiveClient, type HubClient, type LiveClient } from './live-client';
+import { createRecentBlocks } from './recent-blocks';
 
-export type LiveCloseReason = 'closed' | 'slow' | 'hub-closed';
-
-export interface LiveClient {
-  /** The next event; 'idle' when none came within `timeoutMs`; null once the client is closed. */
-  next(timeoutMs: number): Promise<LiveEvent | 'idle' | null>;
-  close(): void;
-  readonly closeReason: LiveCloseReason | undefined;
-}
+export type { LiveClient, LiveCloseReason } from './live-client';
+export { blockActivity, MAX_LISTED_TRANSACTIONS } from './recent-blocks';
 
 export interface LiveHub {
   /** Resolves once both node subscriptions are in place. */
@@ -49,7 +48,6 @@ export interface LiveHubOptions {
   onError?: (error: Error) => void;
 }
 
-export const MAX_LISTED_TRANSACTIONS = 20;
 const DEFAULTS = {
   dagIntervalMs: 1_000,
   mempoolIntervalMs: 2_000,
@@ -59,55 +57,8 @@ const DEFAULTS = {
   maxQueued: 512,
 } as const;
 
-interface RecentBlock {
-  block: LiveBlock;
-  blues: string[];
-  reds: string[];
-}
-
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
-}
-
-/** The Toccata activity of a block's non-coinbase transactions, for the dashboard's share and covenant figures. */
-export function blockActivity(transactions: RpcBlock['transactions']): { versionOneTransactions: number; covenantTransactions: number } {
-  let versionOneTransactions = 0;
-  let covenantTransactions = 0;
-  for (const transaction of transactions.slice(1)) {
-    if (transaction.version >= 1) versionOneTransactions += 1;
-    if (transaction.outputs.some((output) => output.covenant !== null)) covenantTransactions += 1;
-  }
-  return { versionOneTransactions, covenantTransactions };
-}
-
-function liveBlock(block: RpcBlock, receivedAt: number): { block: LiveBlock; blues: string[]; reds: string[] } {
-  const verbose = block.verboseData;
-  const transactions: LiveTransaction[] = [];
-  for (const transaction of block.transactions.slice(1, MAX_LISTED_TRANSACTIONS + 1)) {
-    const id = transaction.verboseData?.transactionId;
-    if (id === undefined) continue;
-    const output = transaction.outputs.reduce((sum, item) => sum + BigInt(item.value), 0n);
-    transactions.push({ id, outputSompi: output.toString() });
-  }
-  const isChainBlock = verbose?.isChainBlock ?? null;
-  return {
-    block: {
-      hash: block.header.hash,
-      daaScore: block.header.daaScore.toString(),
-      blueScore: block.header.blueScore.toString(),
-      timestamp: Number(block.header.timestamp),
-      txCount: block.transactions.length,
-      parents: [...(block.header.parentsByLevel[0] ?? [])],
-      selectedParent: verbose?.selectedParentHash ?? null,
-      isChainBlock,
-      color: isChainBlock === true ? 'blue' : null,
-      transactions,
-      ...blockActivity(block.transactions),
-      receivedAt,
-    },
-    blues: [...(verbose?.mergeSetBluesHashes ?? [])],
-    reds: [...(verbose?.mergeSetRedsHashes ?? [])],
-  };
 }
 
 export function createLiveHub(options: LiveHubOptions): LiveHub {
@@ -115,123 +66,30 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
   const now = options.now ?? Date.now;
   const dagIntervalMs = options.dagIntervalMs ?? DEFAULTS.dagIntervalMs;
   const mempoolIntervalMs = options.mempoolIntervalMs ?? DEFAULTS.mempoolIntervalMs;
-  const rateWindowMs = options.rateWindowMs ?? DEFAULTS.rateWindowMs;
-  const recentWindowMs = options.recentWindowMs ?? DEFAULTS.recentWindowMs;
-  const maxRecentBlocks = options.maxRecentBlocks ?? DEFAULTS.maxRecentBlocks;
   const reportError = (error: unknown) => options.onError?.(asError(error));
-  const startedAt = now();
+  const recent = createRecentBlocks({
+    rateWindowMs: options.rateWindowMs ?? DEFAULTS.rateWindowMs,
+    recentWindowMs: options.recentWindowMs ?? DEFAULTS.recentWindowMs,
+    maxRecentBlocks: options.maxRecentBlocks ?? DEFAULTS.maxRecentBlocks,
+    startedAt: now(),
+  });
 
-  const clients = new Set<ClientState>();
-  /** Insertion-ordered by arrival, so the oldest is first. */
-  const recent = new Map<string, RecentBlock>();
+  const clients = new Set<HubClient>();
   let latestDag: LiveDag | undefined;
   let latestMempool: LiveMempool | undefined;
   let closed = false;
   const unsubscribes: Unsubscribe[] = [];
 
-  class ClientState implements LiveClient {
-    readonly replay: LiveEvent[];
-    readonly queue: LiveEvent[] = [];
-    closeReason: LiveCloseReason | undefined;
-    waiter: ((event: LiveEvent | 'idle' | null) => void) | undefined;
-
-    constructor(
-      readonly maxQueued: number,
-      replay: LiveEvent[],
-    ) {
-      this.replay = replay;
-    }
-
-    push(event: LiveEvent): void {
-      if (this.waiter !== undefined) {
-        const waiter = this.waiter;
-        this.waiter = undefined;
-        waiter(event);
-        return;
-      }
-      if (this.queue.length >= this.maxQueued) {
-        this.finish('slow');
-        return;
-      }
-      this.queue.push(event);
-    }
-
-    next(timeoutMs: number): Promise<LiveEvent | 'idle' | null> {
-      const ready = this.replay.shift() ?? this.queue.shift();
-      if (ready !== undefined) return Promise.resolve(ready);
-      if (this.closeReason !== undefined) return Promise.resolve(null);
-      return new Promise((resolve) => {
-        const timer = setTimeout(() => {
-          this.waiter = undefined;
-          resolve('idle');
-        }, timeoutMs);
-        this.waiter = (event) => {
-          clearTimeout(timer);
-          resolve(event);
-        };
-      });
-    }
-
-    finish(reason: LiveCloseReason): void {
-      if (this.closeReason !== undefined) return;
-      this.closeReason = reason;
-      this.replay.length = 0;
-      this.queue.length = 0;
-      clients.delete(this);
-      const waiter = this.waiter;
-      this.waiter = undefined;
-      waiter?.(null);
-    }
-
-    close(): void {
-      this.finish('closed');
-    }
-  }
-
   function broadcast(event: LiveEvent): void {
     for (const client of [...clients]) client.push(event);
   }
 
-  function prune(at: number): void {
-    for (const [hash, entry] of recent) {
-      if (recent.size <= maxRecentBlocks && at - entry.block.receivedAt <= Math.max(recentWindowMs, rateWindowMs)) break;
-      recent.delete(hash);
-    }
-  }
-
   function onBlockAdded(payload: RpcNotifications['BlockAdded']): void {
-    const at = now();
-    const entry = liveBlock(payload.block, at);
-    recent.set(entry.block.hash, entry);
-    prune(at);
-    broadcast({ type: 'block', data: { ...entry.block } });
+    broadcast({ type: 'block', data: recent.add(payload.block, now()) });
   }
 
   function onChainChanged(payload: RpcNotifications['VirtualChainChanged']): void {
-    const blues: string[] = [];
-    const reds: string[] = [];
-    const setColor = (hash: string, color: BlockColor) => {
-      const entry = recent.get(hash);
-      if (entry !== undefined) entry.block.color = color;
-    };
-    for (const hash of payload.removedChainBlockHashes) {
-      const entry = recent.get(hash);
-      if (entry !== undefined) entry.block.isChainBlock = false;
-    }
-    for (const hash of payload.addedChainBlockHashes) {
-      const entry = recent.get(hash);
-      if (entry === undefined) continue;
-      entry.block.isChainBlock = true;
-      entry.block.color = 'blue';
-      for (const blue of entry.blues) {
-        blues.push(blue);
-        setColor(blue, 'blue');
-      }
-      for (const red of entry.reds) {
-        reds.push(red);
-        setColor(red, 'red');
-      }
-    }
+    const { blues, reds } = recent.applyChainChange(payload);
     broadcast({
       type: 'chain',
       data: {
@@ -243,33 +101,10 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
     });
   }
 
-  function rates(at: number): Pick<LiveDag, 'blocksPerSecond' | 'txPerSecond' | 'versionOneShare' | 'covenantTxPerMinute' | 'windowSeconds'> {
-    const windowMs = Math.max(1_000, Math.min(rateWindowMs, at - startedAt));
-    let blocks = 0;
-    let transactions = 0;
-    let versionOne = 0;
-    let covenant = 0;
-    for (const { block } of recent.values()) {
-      if (at - block.receivedAt > windowMs) continue;
-      blocks += 1;
-      transactions += Math.max(0, block.txCount - 1);
-      versionOne += block.versionOneTransactions;
-      covenant += block.covenantTransactions;
-    }
-    const seconds = windowMs / 1_000;
-    return {
-      blocksPerSecond: blocks / seconds,
-      txPerSecond: transactions / seconds,
-      versionOneShare: transactions === 0 ? null : versionOne / transactions,
-      covenantTxPerMinute: (covenant / seconds) * 60,
-      windowSeconds: seconds,
-    };
-  }
-
   async function sampleDag(): Promise<void> {
     const [info, sink] = await Promise.all([rpc.call('getBlockDagInfo', {}), rpc.call('getSinkBlueScore', {})]);
     const at = now();
-    const rate = rates(at);
+    const rate = recent.rates(at);
     latestDag = {
       info: dagInfoToNode(info),
       blueScore: sink.blueScore.toString(),
@@ -313,12 +148,7 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
   const samplers = [every(dagIntervalMs, sampleDag), every(mempoolIntervalMs, sampleMempool)];
 
   function snapshot(): LiveSnapshot {
-    const at = now();
-    const blocks: LiveBlock[] = [];
-    for (const { block } of recent.values()) {
-      if (at - block.receivedAt <= recentWindowMs) blocks.push({ ...block });
-    }
-    return { dag: latestDag, mempool: latestMempool, blocks };
+    return { dag: latestDag, mempool: latestMempool, blocks: recent.within(now()) };
   }
 
   return {
@@ -332,7 +162,7 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
       if (state.dag !== undefined) replay.push({ type: 'dag', data: state.dag });
       if (state.mempool !== undefined) replay.push({ type: 'mempool', data: state.mempool });
       for (const block of state.blocks) replay.push({ type: 'block', data: block });
-      const client = new ClientState(connectOptions.maxQueued ?? DEFAULTS.maxQueued, replay);
+      const client = createLiveClient(connectOptions.maxQueued ?? DEFAULTS.maxQueued, replay, (finished) => clients.delete(finished));
       if (closed) client.finish('hub-closed');
       else clients.add(client);
       return client;
