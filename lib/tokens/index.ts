@@ -6,7 +6,8 @@
  *
  * - envelope.ts: the commit/reveal inscription envelope (parser, sender address, JSON decoding, builders).
  * - operations.ts: op normalisation and validation, the ops a transaction carries, the reveal fee.
- * - engine.ts: the state machine (tokens, balances, market orders, blacklist) with a per-block undo log.
+ * - engine.ts: the state machine (tokens, balances, market orders, blacklist) with a per-block undo log; its state
+ *   records and store in engine-state.ts, each op's rules in engine-ops.ts.
  * - market.ts: fills, prices in KAS per token, OHLC candles in KAS and USD, {t, h, m, tf} stats.
  * - profile.ts: per-network activation windows (mainnet, and test networks with every op live from DAA 0).
  *
