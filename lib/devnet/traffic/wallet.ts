@@ -11,49 +11,43 @@
  * Spendable = the node's UTXOs for the address that are mature (coinbase outputs need blockDaaScore + maturity ≤
  * virtual DAA score, as the mempool checks), minus outpoints spent by this wallet's pending transactions, plus the
  * change outputs of those pending transactions so payments can chain before they are mined.
+ *
+ * The fee policy lives in wallet-fees.ts, the composition of a transaction before signing (outputs, change, fee) in
+ * wallet-composer.ts, the error codes in wallet-error.ts; this module keeps the keys, the UTXO view with the pending
+ * transactions, selection, signing and replacement, and the wallet set.
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { addressToScriptPublicKey, schnorrAddressFromPublicKey, type AddressPrefix } from '../../kaspa/address';
 import { bytesToHex, concatBytes } from '../../kaspa/bytes';
-import {
-  computeMass,
-  coveringComputeBudget,
-  MINIMUM_RELAY_FEE_SOMPI_PER_KG,
-  SCRIPT_UNITS_PER_SIG_OP,
-  STORAGE_MASS_PARAMETER,
-  transactionStorageMass,
-  transientMass,
-} from '../../kaspa/mass';
 import { calcSchnorrSignatureHash, SIG_HASH_ALL, SigHashReusedValues } from '../../kaspa/sighash';
 import { nobleSecp256k1, p2pkSignatureScript, signSchnorr, type Secp256k1Backend } from '../../kaspa/signing';
 import { transactionId } from '../../kaspa/transaction';
-import {
-  SUBNETWORK_ID_NATIVE,
-  type Outpoint,
-  type ScriptPublicKey,
-  type Transaction,
-  type TransactionOutput,
-  type UtxoEntry,
-} from '../../kaspa/types';
+import type { Outpoint, ScriptPublicKey, Transaction, UtxoEntry } from '../../kaspa/types';
 import type { RpcNotifications, RpcScopes, RpcUtxosByAddressesEntry } from '../../rpc/types';
 import { DevnetHdWallet } from './hd-wallet';
-import { MAXIMUM_STANDARD_TRANSACTION_MASS_PRE_TOCCATA, relayFeeFloor } from '../mempool/mempool-policy';
 import { CRESCENDO_PARAMS } from '../consensus/params';
 import { outpointFromRpc, utxoEntryFromRpc, type RpcCaller } from '../../rpc/convert-transaction';
+import { composeTransaction, type Composition, type Lane, type SpendableUtxo, type TransactionShape } from './wallet-composer';
+import { WalletError } from './wallet-error';
+import { DEFAULT_FEE_POLICY, largestMass, type FeePolicy, type ResolvedMasses } from './wallet-fees';
+
+export {
+  P2PK_SIG_OP_COUNT,
+  P2PK_SIGNATURE_SCRIPT_LENGTH,
+  P2PK_V1_COMPUTE_BUDGET,
+  type Lane,
+  type SpendableUtxo,
+} from './wallet-composer';
+export { WalletError, type WalletErrorCode } from './wallet-error';
+export { DEFAULT_FEE_POLICY, largestMass, requiredFee, storageSafeAmount, type FeePolicy, type ResolvedMasses } from './wallet-fees';
 
 /** One fresh address in this many is the devnet HD wallet's next receive address. */
 export const HD_FRESH_EVERY = 8;
 /** 1000 DAA at 10 BPS. */
 export const COINBASE_MATURITY = BigInt(CRESCENDO_PARAMS.coinbaseMaturity);
-/** OP_DATA_65 ‖ 64-byte Schnorr signature ‖ sighash type. */
-export const P2PK_SIGNATURE_SCRIPT_LENGTH = 66;
-/** rusty-kaspa's signer sets one sig op per P2PK input; consensus checks the committed count against the script. */
-export const P2PK_SIG_OP_COUNT = 1;
 export const DEFAULT_MAX_INPUTS = 60;
-/** A version-1 P2PK input's compute budget: the script units of its one signature check (OP_CHECKSIG). */
-export const P2PK_V1_COMPUTE_BUDGET = coveringComputeBudget(SCRIPT_UNITS_PER_SIG_OP)!;
 /** Pending transactions not settled within this many DAA units (2 minutes at 10 BPS) are presumed dropped. */
 export const DEFAULT_PENDING_TTL_DAA = 1200n;
 
@@ -78,53 +72,6 @@ export function deriveWalletPrivateKey(seed: Uint8Array | string, index: number)
   return key;
 }
 
-export interface FeePolicy {
-  /**
-   * Sompi per 1000 grams of the relay fee floor's mass, max(compute, 2 × bytes): kaspad 2.0.1's 100,000 for every
-   * RPC submission, whether Toccata is active or not.
-   */
-  minimumRelayFeeSompiPerKg: bigint;
-  /**
-   * Sompi per gram of the transaction's largest mass dimension, never less than the mempool's feerate measure (the
-   * normalized mass), so a fee at this rate is at least this feerate to the mempool in every mode.
-   */
-  feerate: number;
-}
-
-export const DEFAULT_FEE_POLICY: Readonly<FeePolicy> = Object.freeze({
-  minimumRelayFeeSompiPerKg: MINIMUM_RELAY_FEE_SOMPI_PER_KG,
-  feerate: 1,
-});
-
-export interface ResolvedMasses {
-  compute: bigint;
-  transient: bigint;
-  storage: bigint;
-}
-
-export function largestMass(masses: ResolvedMasses): bigint {
-  const { compute, transient, storage } = masses;
-  const larger = compute > transient ? compute : transient;
-  return larger > storage ? larger : storage;
-}
-
-/** max(the RPC relay fee floor, ⌈feerate × largest mass⌉). */
-export function requiredFee(masses: ResolvedMasses, policy: FeePolicy = DEFAULT_FEE_POLICY): bigint {
-  const relayFee = relayFeeFloor(masses, 'toccata', policy.minimumRelayFeeSompiPerKg).minimumFee;
-  const rateFee = BigInt(Math.ceil(policy.feerate * Number(largestMass(masses))));
-  return relayFee > rateFee ? relayFee : rateFee;
-}
-
-/**
- * The smallest amount that keeps the KIP-9 output term of `outputCount` such outputs within half the pre-Toccata
- * standard mass cap (C / amount each, P2PK outputs having plurality 1), whatever the inputs are.
- */
-export function storageSafeAmount(outputCount: number): bigint {
-  const count = BigInt(Math.max(1, outputCount));
-  const half = MAXIMUM_STANDARD_TRANSACTION_MASS_PRE_TOCCATA / 2n;
-  return (count * STORAGE_MASS_PARAMETER + half - 1n) / half;
-}
-
 export function outpointKey(outpoint: Outpoint): string {
   return `${bytesToHex(outpoint.transactionId)}:${outpoint.index}`;
 }
@@ -133,25 +80,10 @@ function scriptKey(scriptPublicKey: ScriptPublicKey): string {
   return `${scriptPublicKey.version}:${bytesToHex(scriptPublicKey.script)}`;
 }
 
-export interface SpendableUtxo {
-  outpoint: Outpoint;
-  entry: UtxoEntry;
-}
-
 export interface Payment {
   /** An address or a script public key. */
   to: string | ScriptPublicKey;
   amount: bigint;
-}
-
-export interface Lane {
-  subnetworkId: Uint8Array;
-  gas: bigint;
-}
-
-interface TransactionShape {
-  version: 0 | 1;
-  lane: Lane | null;
 }
 
 export interface BuildRequest {
@@ -186,28 +118,6 @@ export interface BuiltTransaction {
   change: SpendableUtxo | null;
 }
 
-export type WalletErrorCode =
-  | 'insufficient_funds'
-  | 'lane_needs_version_1'
-  | 'non_positive_payment'
-  | 'storage_mass'
-  | 'mass_too_high'
-  | 'not_spendable'
-  | 'unknown_transaction'
-  | 'has_descendants'
-  | 'already_replacing';
-
-export class WalletError extends Error {
-  override name = 'WalletError';
-
-  constructor(
-    readonly code: WalletErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 export interface WalletContext {
   virtualDaaScore(): bigint;
   readonly coinbaseMaturity: bigint;
@@ -222,15 +132,6 @@ interface PendingRecord {
   trackedAtDaa: bigint;
   /** While a replacement is in flight its change must not be spent. */
   replacing: boolean;
-}
-
-type Composition =
-  | { ok: true; tx: Transaction; fee: bigint; masses: ResolvedMasses; changeValue: bigint | null }
-  | { ok: false; error: WalletError };
-
-function placeholderSignatureScripts(tx: Transaction): Transaction {
-  const placeholder = new Uint8Array(P2PK_SIGNATURE_SCRIPT_LENGTH);
-  return { ...tx, inputs: tx.inputs.map((input) => ({ ...input, signatureScript: placeholder })) };
 }
 
 export class Wallet {
@@ -383,7 +284,7 @@ export class Wallet {
     if (shape.lane && shape.version !== 1) throw new WalletError('lane_needs_version_1', 'only version 1 transactions carry gas on a lane');
 
     if (request.inputs) {
-      const composed = this.#compose([...request.inputs], payments, payload, policy, minimumFee, shape);
+      const composed = composeTransaction([...request.inputs], payments, payload, policy, minimumFee, shape, this.scriptPublicKey);
       if (!composed.ok) throw composed.error;
       return this.#sign(composed, [...request.inputs], payments, payload);
     }
@@ -400,7 +301,7 @@ export class Wallet {
       selected.push(candidate);
       selectedTotal += candidate.entry.amount;
       if (selectedTotal <= paymentTotal) continue;
-      const composed = this.#compose(selected, payments, payload, policy, minimumFee, shape);
+      const composed = composeTransaction(selected, payments, payload, policy, minimumFee, shape, this.scriptPublicKey);
       if (composed.ok) return this.#sign(composed, selected, payments, payload);
       lastError = composed.error;
       if (composed.error.code === 'mass_too_high') break;
@@ -408,90 +309,6 @@ export class Wallet {
     throw lastError;
   }
 
-  #compose(
-    inputs: readonly SpendableUtxo[],
-    payments: readonly { scriptPublicKey: ScriptPublicKey; amount: bigint }[],
-    payload: Uint8Array,
-    policy: FeePolicy,
-    minimumFee: bigint,
-    { version, lane }: TransactionShape,
-  ): Composition {
-    if (inputs.length === 0) return { ok: false, error: new WalletError('insufficient_funds', 'no inputs to spend') };
-    const entries = inputs.map((utxo) => utxo.entry);
-    const totalIn = entries.reduce((sum, entry) => sum + entry.amount, 0n);
-    const paymentOutputs: TransactionOutput[] = payments.map((payment) => ({
-      value: payment.amount,
-      scriptPublicKey: payment.scriptPublicKey,
-    }));
-    const paymentTotal = paymentOutputs.reduce((sum, output) => sum + output.value, 0n);
-    const unsigned = (outputs: TransactionOutput[]): Transaction => ({
-      version,
-      inputs: inputs.map((utxo) => ({
-        previousOutpoint: utxo.outpoint,
-        signatureScript: new Uint8Array(0),
-        sequence: 0n,
-        ...(version === 0 ? { sigOpCount: P2PK_SIG_OP_COUNT } : { sigOpCount: 0, computeBudget: P2PK_V1_COMPUTE_BUDGET }),
-      })),
-      outputs,
-      lockTime: 0n,
-      subnetworkId: lane?.subnetworkId ?? SUBNETWORK_ID_NATIVE,
-      gas: lane?.gas ?? 0n,
-      payload,
-      storageMass: 0n,
-    });
-    const measure = (tx: Transaction): ResolvedMasses | WalletError => {
-      const sized = placeholderSignatureScripts(tx);
-      const storage = transactionStorageMass(sized, entries);
-      const masses = { compute: computeMass(sized), transient: transientMass(sized), storage: storage ?? -1n };
-      const cap = MAXIMUM_STANDARD_TRANSACTION_MASS_PRE_TOCCATA;
-      if (masses.compute > cap || masses.transient > cap) {
-        return new WalletError('mass_too_high', `compute mass ${masses.compute}, transient mass ${masses.transient}`);
-      }
-      if (storage === null || storage > cap) {
-        return new WalletError('storage_mass', `storage mass ${storage ?? 'overflows'} exceeds the standard limit`);
-      }
-      return masses;
-    };
-    const feeFor = (masses: ResolvedMasses) => {
-      const fee = requiredFee(masses, policy);
-      return fee > minimumFee ? fee : minimumFee;
-    };
-
-    const changeFloor = storageSafeAmount(paymentOutputs.length + 1);
-    let lastError: WalletError | null = null;
-    let fee = 0n;
-    for (let round = 0; round < 8; round++) {
-      const changeValue = totalIn - paymentTotal - fee;
-      const changeOutput = { value: changeValue, scriptPublicKey: this.scriptPublicKey };
-      if (changeValue < changeFloor) break;
-      const tx = unsigned([...paymentOutputs, changeOutput]);
-      const masses = measure(tx);
-      if (masses instanceof WalletError) {
-        lastError = masses;
-        break;
-      }
-      const needed = feeFor(masses);
-      if (needed <= fee) return { ok: true, tx, fee, masses, changeValue };
-      fee = needed;
-    }
-
-    if (paymentOutputs.length > 0) {
-      const tx = unsigned(paymentOutputs);
-      const masses = measure(tx);
-      if (masses instanceof WalletError) return { ok: false, error: masses };
-      const needed = feeFor(masses);
-      const leftover = totalIn - paymentTotal;
-      if (leftover >= needed && leftover - needed <= changeFloor) {
-        return { ok: true, tx, fee: leftover, masses, changeValue: null };
-      }
-    }
-    return {
-      ok: false,
-      error:
-        lastError ??
-        new WalletError('insufficient_funds', `inputs of ${totalIn} sompi cannot pay ${paymentTotal} sompi plus fee`),
-    };
-  }
 
   #sign(
     composed: Extract<Composition, { ok: true }>,
