@@ -7,7 +7,16 @@ import { useCursorPages, useResource } from '@/lib/web/queries';
 import { ADDRESS_HISTORY_PAGE_SIZE, resources, type AddressHistoryPage } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
 import { LoadMore } from '../load-more';
-import { EmptyState, ErrorState, Kas, ScrollArea, TimeAgo, TransactionLink } from '../ui';
+import { StackedTable, type StackedColumn } from '../stacked-table';
+import { EmptyState, ErrorState, Kas, TimeAgo, TransactionLink } from '../ui';
+
+const HISTORY_COLUMNS: readonly StackedColumn[] = [
+  { label: 'Transaction' },
+  { label: 'Time' },
+  { label: 'Status' },
+  { label: 'Balance change', alignRight: true },
+  { label: 'Fee', alignRight: true },
+];
 
 const NEWER_POLL_MS = 4_000;
 const NEWER_BATCH = 100;
@@ -156,25 +165,17 @@ export function AddressHistory({
         <EmptyState>No transactions{acceptedOnly ? ' accepted' : ''} for this address yet. New ones appear here live.</EmptyState>
       )}
       {loaded.length > 0 && (
-        <ScrollArea label={`Transactions of ${address}`}>
-          <table className="stack-on-phone w-full text-sm" data-testid="address-history">
-            <caption className="sr-only">Transactions of {address}, newest first</caption>
-            <thead>
-              <tr className="text-left text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
-                <th scope="col" className="py-2 pr-3 font-medium">Transaction</th>
-                <th scope="col" className="py-2 pr-3 font-medium">Time</th>
-                <th scope="col" className="py-2 pr-3 font-medium">Status</th>
-                <th scope="col" className="py-2 pr-3 text-right font-medium">Balance change</th>
-                <th scope="col" className="py-2 text-right font-medium">Fee</th>
-              </tr>
-            </thead>
-            <tbody>
-              {loaded.map((transaction) => (
-                <HistoryRow key={transaction.transactionId} transaction={transaction} />
-              ))}
-            </tbody>
-          </table>
-        </ScrollArea>
+        <StackedTable
+          label={`Transactions of ${address}`}
+          caption={`Transactions of ${address}, newest first`}
+          columns={HISTORY_COLUMNS}
+          density="list"
+          testId="address-history"
+        >
+          {loaded.map((transaction) => (
+            <HistoryRow key={transaction.transactionId} transaction={transaction} />
+          ))}
+        </StackedTable>
       )}
       <LoadMore
         hasNextPage={history.hasNextPage}

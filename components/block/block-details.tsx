@@ -3,7 +3,8 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { ShowApiCall } from '@/components/show-api-call';
-import { AddressLink, BlockLink, Card, CopyButton, ErrorState, Facts, Kas, ScrollArea, TimeAgo, TransactionLink } from '@/components/ui';
+import { StackedTable, type StackedColumn } from '@/components/stacked-table';
+import { AddressLink, BlockLink, Card, CopyButton, ErrorState, Facts, Kas, TimeAgo, TransactionLink } from '@/components/ui';
 import type { NodeBlock } from '@/lib/api/endpoints/node-format';
 import { acceptedRootMeaning, LANE_NAMES, lanesTouched } from '@/lib/web/block-lanes';
 import type { BlockMiner } from '@/lib/web/block-miner';
@@ -11,6 +12,22 @@ import { formatInteger } from '@/lib/web/format';
 import { useResource } from '@/lib/web/queries';
 import { resources, type ResultOf } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
+
+const TRANSACTION_COLUMNS: readonly StackedColumn[] = [
+  { label: 'Transaction' },
+  { label: 'Kind' },
+  { label: 'Version', alignRight: true },
+  { label: 'Inputs', alignRight: true },
+  { label: 'Outputs', alignRight: true },
+  { label: 'Output total', alignRight: true },
+];
+
+const LANE_COLUMNS: readonly StackedColumn[] = [
+  { label: 'Subnetwork id' },
+  { label: 'Kind' },
+  { label: 'Transactions', alignRight: true },
+  { label: 'Gas', alignRight: true },
+];
 
 const COINBASE_SUBNETWORK = '0100000000000000000000000000000000000000';
 /** Children and chain membership of a block near the tip keep changing; refresh at this pace. */
@@ -65,55 +82,45 @@ function TransactionsTable({ block }: { block: NodeBlock }) {
   const totals = block.transactions.reduce((sum, transaction) => sum + transaction.outputs.reduce((s, o) => s + BigInt(o.value), 0n), 0n);
   if (block.transactions.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">No transactions.</p>;
   return (
-    <ScrollArea label="Transactions in this block">
-      <table className="stack-on-phone w-full text-left text-sm">
-        <caption className="sr-only">Transactions in this block</caption>
-        <thead className="text-xs uppercase text-slate-500 dark:text-slate-400">
-          <tr>
-            <th scope="col" className="py-1 pr-3 font-medium">Transaction</th>
-            <th scope="col" className="py-1 pr-3 font-medium">Kind</th>
-            <th scope="col" className="py-1 pr-3 text-right font-medium">Version</th>
-            <th scope="col" className="py-1 pr-3 text-right font-medium">Inputs</th>
-            <th scope="col" className="py-1 pr-3 text-right font-medium">Outputs</th>
-            <th scope="col" className="py-1 text-right font-medium">Output total</th>
-          </tr>
-        </thead>
-        <tbody>
-          {block.transactions.map((transaction, index) => {
-            const id = transaction.verboseData?.transactionId ?? block.verboseData?.transactionIds[index] ?? '';
-            const total = transaction.outputs.reduce((sum, output) => sum + BigInt(output.value), 0n);
-            return (
-              <tr key={id || index} className="border-t border-slate-100 dark:border-slate-800">
-                <td data-label="Transaction" className="py-1 pr-3">{id === '' ? '—' : <TransactionLink id={id} copy />}</td>
-                <td data-label="Kind" className="py-1 pr-3">{transaction.subnetworkId === COINBASE_SUBNETWORK ? 'coinbase' : 'transfer'}</td>
-                <td data-label="Version" className="py-1 pr-3 text-right tabular-nums">{transaction.version}</td>
-                <td data-label="Inputs" className="py-1 pr-3 text-right tabular-nums">{transaction.inputs.length}</td>
-                <td data-label="Outputs" className="py-1 pr-3 text-right tabular-nums">{transaction.outputs.length}</td>
-                <td data-label="Output total" className="py-1 text-right">
-                  <Kas sompi={total} />
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-        <tfoot>
-          <tr className="border-t border-slate-300 font-medium dark:border-slate-700">
-            <td data-label="All" className="py-1 pr-3">{block.transactions.length} transactions</td>
-            <td className="py-1 pr-3" />
-            <td className="py-1 pr-3" />
-            <td data-label="Inputs" className="py-1 pr-3 text-right tabular-nums">
-              {block.transactions.reduce((sum, transaction) => sum + transaction.inputs.length, 0)}
-            </td>
-            <td data-label="Outputs" className="py-1 pr-3 text-right tabular-nums">
-              {block.transactions.reduce((sum, transaction) => sum + transaction.outputs.length, 0)}
-            </td>
+    <StackedTable
+      label="Transactions in this block"
+      caption="Transactions in this block"
+      columns={TRANSACTION_COLUMNS}
+      density="detail"
+      footer={
+        <tr className="border-t border-slate-300 font-medium dark:border-slate-700">
+          <td data-label="All" className="py-1 pr-3">{block.transactions.length} transactions</td>
+          <td className="py-1 pr-3" />
+          <td className="py-1 pr-3" />
+          <td data-label="Inputs" className="py-1 pr-3 text-right tabular-nums">
+            {block.transactions.reduce((sum, transaction) => sum + transaction.inputs.length, 0)}
+          </td>
+          <td data-label="Outputs" className="py-1 pr-3 text-right tabular-nums">
+            {block.transactions.reduce((sum, transaction) => sum + transaction.outputs.length, 0)}
+          </td>
+          <td data-label="Output total" className="py-1 text-right">
+            <Kas sompi={totals} />
+          </td>
+        </tr>
+      }
+    >
+      {block.transactions.map((transaction, index) => {
+        const id = transaction.verboseData?.transactionId ?? block.verboseData?.transactionIds[index] ?? '';
+        const total = transaction.outputs.reduce((sum, output) => sum + BigInt(output.value), 0n);
+        return (
+          <tr key={id || index} className="border-t border-slate-100 dark:border-slate-800">
+            <td data-label="Transaction" className="py-1 pr-3">{id === '' ? '—' : <TransactionLink id={id} copy />}</td>
+            <td data-label="Kind" className="py-1 pr-3">{transaction.subnetworkId === COINBASE_SUBNETWORK ? 'coinbase' : 'transfer'}</td>
+            <td data-label="Version" className="py-1 pr-3 text-right tabular-nums">{transaction.version}</td>
+            <td data-label="Inputs" className="py-1 pr-3 text-right tabular-nums">{transaction.inputs.length}</td>
+            <td data-label="Outputs" className="py-1 pr-3 text-right tabular-nums">{transaction.outputs.length}</td>
             <td data-label="Output total" className="py-1 text-right">
-              <Kas sompi={totals} />
+              <Kas sompi={total} />
             </td>
           </tr>
-        </tfoot>
-      </table>
-    </ScrollArea>
+        );
+      })}
+    </StackedTable>
   );
 }
 
@@ -126,29 +133,22 @@ function LanesTable({ block }: { block: NodeBlock }) {
         A transaction&apos;s subnetwork id is its sequencing lane (KIP-21); user lanes carry version 1 transactions and may
         charge gas.
       </p>
-      <ScrollArea label="Lanes touched by this block">
-        <table className="stack-on-phone w-full text-left text-sm" data-testid="block-lanes">
-          <caption className="sr-only">Lanes (subnetworks) of this block&apos;s transactions</caption>
-          <thead className="text-xs uppercase text-slate-500 dark:text-slate-400">
-            <tr>
-              <th scope="col" className="py-1 pr-3 font-medium">Subnetwork id</th>
-              <th scope="col" className="py-1 pr-3 font-medium">Kind</th>
-              <th scope="col" className="py-1 pr-3 text-right font-medium">Transactions</th>
-              <th scope="col" className="py-1 text-right font-medium">Gas</th>
-            </tr>
-          </thead>
-          <tbody>
-            {lanes.map((lane) => (
-              <tr key={lane.subnetworkId} className="border-t border-slate-100 dark:border-slate-800">
-                <td data-label="Subnetwork id" className="py-1 pr-3 font-mono break-all">{lane.subnetworkId}</td>
-                <td data-label="Kind" className="py-1 pr-3">{LANE_NAMES[lane.shape]}</td>
-                <td data-label="Transactions" className="py-1 pr-3 text-right tabular-nums">{formatInteger(lane.transactions)}</td>
-                <td data-label="Gas" className="py-1 text-right tabular-nums">{formatInteger(lane.gas)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollArea>
+      <StackedTable
+        label="Lanes touched by this block"
+        caption="Lanes (subnetworks) of this block's transactions"
+        columns={LANE_COLUMNS}
+        density="detail"
+        testId="block-lanes"
+      >
+        {lanes.map((lane) => (
+          <tr key={lane.subnetworkId} className="border-t border-slate-100 dark:border-slate-800">
+            <td data-label="Subnetwork id" className="py-1 pr-3 font-mono break-all">{lane.subnetworkId}</td>
+            <td data-label="Kind" className="py-1 pr-3">{LANE_NAMES[lane.shape]}</td>
+            <td data-label="Transactions" className="py-1 pr-3 text-right tabular-nums">{formatInteger(lane.transactions)}</td>
+            <td data-label="Gas" className="py-1 text-right tabular-nums">{formatInteger(lane.gas)}</td>
+          </tr>
+        ))}
+      </StackedTable>
     </div>
   );
 }

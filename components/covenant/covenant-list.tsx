@@ -5,8 +5,18 @@ import { loadedItems, useCursorPages } from '@/lib/web/queries';
 import { COVENANT_LIST_PAGE_SIZE, resources, type CovenantListPage, type CovenantSummary } from '@/lib/web/resources';
 import { formatInteger } from '@/lib/web/format';
 import { LoadMore } from '../load-more';
-import { CovenantLink, EmptyState, ErrorState, ScrollArea, TimeAgo, TransactionLink } from '../ui';
+import { StackedTable, type StackedColumn } from '../stacked-table';
+import { CovenantLink, EmptyState, ErrorState, TimeAgo, TransactionLink } from '../ui';
 import { CovenantStateBadge } from './covenant-view';
+
+const COVENANT_COLUMNS: readonly StackedColumn[] = [
+  { label: 'Covenant' },
+  { label: 'State' },
+  { label: 'Last activity' },
+  { label: 'Latest transaction' },
+  { label: 'Created' },
+  { label: 'UTXOs', alignRight: true },
+];
 
 function nextCursor(page: CovenantListPage): string | undefined {
   return page.metadata.hasMore ? page.covenants.at(-1)?.covenantId : undefined;
@@ -53,26 +63,17 @@ export function CovenantList({ initialPage }: { initialPage: CovenantListPage | 
         <EmptyState>No covenant yet. A covenant appears here once a transaction binding an output to a new covenant id is accepted.</EmptyState>
       )}
       {rows.length > 0 && (
-        <ScrollArea label="Covenants">
-          <table className="stack-on-phone w-full text-left text-sm" data-testid="covenant-list">
-            <caption className="sr-only">Covenants, most recent activity first</caption>
-            <thead>
-              <tr className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
-                <th scope="col" className="py-2 pr-3 font-medium">Covenant</th>
-                <th scope="col" className="py-2 pr-3 font-medium">State</th>
-                <th scope="col" className="py-2 pr-3 font-medium">Last activity</th>
-                <th scope="col" className="py-2 pr-3 font-medium">Latest transaction</th>
-                <th scope="col" className="py-2 pr-3 font-medium">Created</th>
-                <th scope="col" className="py-2 text-right font-medium">UTXOs</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((covenant) => (
-                <CovenantRow key={covenant.covenantId} covenant={covenant} />
-              ))}
-            </tbody>
-          </table>
-        </ScrollArea>
+        <StackedTable
+          label="Covenants"
+          caption="Covenants, most recent activity first"
+          columns={COVENANT_COLUMNS}
+          density="list"
+          testId="covenant-list"
+        >
+          {rows.map((covenant) => (
+            <CovenantRow key={covenant.covenantId} covenant={covenant} />
+          ))}
+        </StackedTable>
       )}
       <LoadMore
         hasNextPage={list.hasNextPage}

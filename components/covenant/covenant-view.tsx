@@ -13,9 +13,26 @@ import {
   type CovenantLineagePage,
 } from '@/lib/web/resources';
 import { LoadMore } from '../load-more';
-import { AddressLink, Card, CopyButton, EmptyState, ErrorState, Facts, Kas, ScrollArea, TimeAgo, TransactionLink, useNow } from '../ui';
+import { StackedTable, type StackedColumn } from '../stacked-table';
+import { AddressLink, Card, CopyButton, EmptyState, ErrorState, Facts, Kas, TimeAgo, TransactionLink, useNow } from '../ui';
 import { CovenantScript } from './covenant-script';
 import { CovenantTimeline, kindLabel } from './covenant-timeline';
+
+const LINEAGE_COLUMNS: readonly StackedColumn[] = [
+  { label: 'Transaction' },
+  { label: 'Step' },
+  { label: 'Time' },
+  { label: 'Bound outputs' },
+  { label: 'Value bound', alignRight: true },
+  { label: 'Status', alignRight: true },
+];
+
+const UTXO_COLUMNS: readonly StackedColumn[] = [
+  { label: 'Output' },
+  { label: 'Address' },
+  { label: 'DAA score', alignRight: true },
+  { label: 'Amount', alignRight: true },
+];
 
 const REFRESH_MS = 5_000;
 
@@ -158,36 +175,29 @@ export function CovenantView({ initialCovenant, initialLineage }: { initialCoven
         {covenant.currentUtxos.length === 0 ? (
           <p className="text-sm text-slate-600 dark:text-slate-400">None: every output bound to this covenant has been spent.</p>
         ) : (
-          <ScrollArea label="Current UTXOs">
-            <table className="stack-on-phone w-full text-left text-sm" data-testid="covenant-utxos">
-              <caption className="sr-only">Unspent outputs bound to the covenant</caption>
-              <thead className="text-xs uppercase text-slate-500 dark:text-slate-400">
-                <tr>
-                  <th scope="col" className="py-1 pr-3 font-medium">Output</th>
-                  <th scope="col" className="py-1 pr-3 font-medium">Address</th>
-                  <th scope="col" className="py-1 pr-3 text-right font-medium">DAA score</th>
-                  <th scope="col" className="py-1 text-right font-medium">Amount</th>
-                </tr>
-              </thead>
-              <tbody>
-                {covenant.currentUtxos.map((utxo) => (
-                  <tr key={`${utxo.outpoint.transactionId}:${utxo.outpoint.index}`} className="border-t border-slate-100 dark:border-slate-800">
-                    <td data-label="Output" className="py-1 pr-3 whitespace-nowrap">
-                      <TransactionLink id={utxo.outpoint.transactionId} />
-                      <span className="text-slate-500 dark:text-slate-400">:{utxo.outpoint.index}</span>
-                    </td>
-                    <td data-label="Address" className="py-1 pr-3">
-                      <AddressLink address={utxo.address} copy />
-                    </td>
-                    <td data-label="DAA score" className="py-1 pr-3 text-right tabular-nums">{formatInteger(utxo.blockDaaScore)}</td>
-                    <td data-label="Amount" className="py-1 text-right">
-                      <Kas sompi={utxo.amount} digits={8} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollArea>
+          <StackedTable
+            label="Current UTXOs"
+            caption="Unspent outputs bound to the covenant"
+            columns={UTXO_COLUMNS}
+            density="detail"
+            testId="covenant-utxos"
+          >
+            {covenant.currentUtxos.map((utxo) => (
+              <tr key={`${utxo.outpoint.transactionId}:${utxo.outpoint.index}`} className="border-t border-slate-100 dark:border-slate-800">
+                <td data-label="Output" className="py-1 pr-3 whitespace-nowrap">
+                  <TransactionLink id={utxo.outpoint.transactionId} />
+                  <span className="text-slate-500 dark:text-slate-400">:{utxo.outpoint.index}</span>
+                </td>
+                <td data-label="Address" className="py-1 pr-3">
+                  <AddressLink address={utxo.address} copy />
+                </td>
+                <td data-label="DAA score" className="py-1 pr-3 text-right tabular-nums">{formatInteger(utxo.blockDaaScore)}</td>
+                <td data-label="Amount" className="py-1 text-right">
+                  <Kas sompi={utxo.amount} digits={8} />
+                </td>
+              </tr>
+            ))}
+          </StackedTable>
         )}
       </Card>
 
@@ -219,26 +229,17 @@ export function CovenantView({ initialCovenant, initialLineage }: { initialCoven
         )}
         {lineage.isError && <ErrorState error={lineage.error} onRetry={() => void lineage.refetch()} />}
         {loaded.length > 0 && (
-          <ScrollArea label="Lineage transactions">
-            <table className="stack-on-phone w-full text-sm" data-testid="covenant-lineage">
-              <caption className="sr-only">Transactions of the covenant&apos;s lineage, newest first</caption>
-              <thead>
-                <tr className="text-left text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
-                  <th scope="col" className="py-2 pr-3 font-medium">Transaction</th>
-                  <th scope="col" className="py-2 pr-3 font-medium">Step</th>
-                  <th scope="col" className="py-2 pr-3 font-medium">Time</th>
-                  <th scope="col" className="py-2 pr-3 font-medium">Bound outputs</th>
-                  <th scope="col" className="py-2 pr-3 text-right font-medium">Value bound</th>
-                  <th scope="col" className="py-2 text-right font-medium">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {loaded.map((transaction) => (
-                  <LineageRow key={transaction.transactionId} transaction={transaction} covenantId={covenantId} />
-                ))}
-              </tbody>
-            </table>
-          </ScrollArea>
+          <StackedTable
+            label="Lineage transactions"
+            caption="Transactions of the covenant's lineage, newest first"
+            columns={LINEAGE_COLUMNS}
+            density="list"
+            testId="covenant-lineage"
+          >
+            {loaded.map((transaction) => (
+              <LineageRow key={transaction.transactionId} transaction={transaction} covenantId={covenantId} />
+            ))}
+          </StackedTable>
         )}
         <LoadMore
           hasNextPage={lineage.hasNextPage}

@@ -1,9 +1,26 @@
 'use client';
 
 import type { ReactNode } from 'react';
-import { AddressLink, Card, CovenantLink, Kas, ScrollArea, TransactionLink } from '@/components/ui';
+import { StackedTable, type StackedColumn } from '@/components/stacked-table';
+import { AddressLink, Card, CovenantLink, Kas, TransactionLink } from '@/components/ui';
 import { formatFeeRate, formatInteger } from '@/lib/web/format';
 import type { DecodedKrc20 } from './krc20-operation';
+
+const OUTPUT_COLUMNS: readonly StackedColumn[] = [
+  { label: '#' },
+  { label: 'Address' },
+  { label: 'Script' },
+  { label: 'Covenant' },
+  { label: 'Amount', alignRight: true },
+];
+
+const INPUT_COLUMNS: readonly StackedColumn[] = [
+  { label: '#' },
+  { label: 'Spends output' },
+  { label: 'From address' },
+  { label: 'Budget' },
+  { label: 'Amount', alignRight: true },
+];
 
 /** Pieces the indexed and the pending transaction views share. */
 
@@ -51,37 +68,23 @@ function CovenantBinding({ binding }: { binding: OutputRow['covenant'] }) {
 
 export function OutputsTable({ outputs }: { outputs: readonly OutputRow[] }) {
   return (
-    <ScrollArea label="Outputs">
-      <table className="stack-on-phone w-full text-left text-sm">
-        <caption className="sr-only">Outputs</caption>
-        <thead className="text-xs uppercase text-slate-500 dark:text-slate-400">
-          <tr>
-            <th scope="col" className="py-1 pr-3 font-medium">#</th>
-            <th scope="col" className="py-1 pr-3 font-medium">Address</th>
-            <th scope="col" className="py-1 pr-3 font-medium">Script</th>
-            <th scope="col" className="py-1 pr-3 font-medium">Covenant</th>
-            <th scope="col" className="py-1 text-right font-medium">Amount</th>
-          </tr>
-        </thead>
-        <tbody>
-          {outputs.map((output) => (
-            <tr key={output.index} className="border-t border-slate-100 dark:border-slate-800">
-              <td data-label="#" className="py-1 pr-3 tabular-nums">{output.index}</td>
-              <td data-label="Address" className="py-1 pr-3">
-                {output.address === null ? <span className="text-slate-500 dark:text-slate-400">no address form</span> : <AddressLink address={output.address} copy />}
-              </td>
-              <td data-label="Script" className="py-1 pr-3">{output.type ?? '—'}</td>
-              <td data-label="Covenant" className="py-1 pr-3" data-testid="output-covenant">
-                <CovenantBinding binding={output.covenant} />
-              </td>
-              <td data-label="Amount" className="py-1 text-right">
-                <Kas sompi={output.amount} digits={8} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollArea>
+    <StackedTable label="Outputs" caption="Outputs" columns={OUTPUT_COLUMNS} density="detail">
+      {outputs.map((output) => (
+        <tr key={output.index} className="border-t border-slate-100 dark:border-slate-800">
+          <td data-label="#" className="py-1 pr-3 tabular-nums">{output.index}</td>
+          <td data-label="Address" className="py-1 pr-3">
+            {output.address === null ? <span className="text-slate-500 dark:text-slate-400">no address form</span> : <AddressLink address={output.address} copy />}
+          </td>
+          <td data-label="Script" className="py-1 pr-3">{output.type ?? '—'}</td>
+          <td data-label="Covenant" className="py-1 pr-3" data-testid="output-covenant">
+            <CovenantBinding binding={output.covenant} />
+          </td>
+          <td data-label="Amount" className="py-1 text-right">
+            <Kas sompi={output.amount} digits={8} />
+          </td>
+        </tr>
+      ))}
+    </StackedTable>
   );
 }
 
@@ -111,50 +114,36 @@ function BudgetText({ input }: { input: InputRow }) {
 export function InputsTable({ inputs }: { inputs: readonly InputRow[] }) {
   if (inputs.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">None: a coinbase transaction creates new coins.</p>;
   return (
-    <ScrollArea label="Inputs">
-      <table className="stack-on-phone w-full text-left text-sm">
-        <caption className="sr-only">Inputs and the outputs they spend</caption>
-        <thead className="text-xs uppercase text-slate-500 dark:text-slate-400">
-          <tr>
-            <th scope="col" className="py-1 pr-3 font-medium">#</th>
-            <th scope="col" className="py-1 pr-3 font-medium">Spends output</th>
-            <th scope="col" className="py-1 pr-3 font-medium">From address</th>
-            <th scope="col" className="py-1 pr-3 font-medium">Budget</th>
-            <th scope="col" className="py-1 text-right font-medium">Amount</th>
-          </tr>
-        </thead>
-        <tbody>
-          {inputs.map((input) => (
-            <tr key={input.index} className="border-t border-slate-100 dark:border-slate-800">
-              <td data-label="#" className="py-1 pr-3 tabular-nums">{input.index}</td>
-              <td data-label="Spends output" className="py-1 pr-3 whitespace-nowrap">
-                <TransactionLink id={input.previousTransactionId} />
-                <span className="text-slate-500 dark:text-slate-400">:{input.previousIndex}</span>
-              </td>
-              <td data-label="From address" className="py-1 pr-3">
-                <span className="flex flex-col gap-0.5">
-                  {input.address === null ? (
-                    <span
-                      className="text-slate-500 dark:text-slate-400"
-                      title="The spent output was created before the indexed history begins: in a pruned node's imported UTXO set, or on the devnet in its genesis bootstrap."
-                    >
-                      not indexed
-                    </span>
-                  ) : (
-                    <AddressLink address={input.address} copy />
-                  )}
-                  {input.previousCovenantId !== null && <CovenantLink id={input.previousCovenantId} />}
+    <StackedTable label="Inputs" caption="Inputs and the outputs they spend" columns={INPUT_COLUMNS} density="detail">
+      {inputs.map((input) => (
+        <tr key={input.index} className="border-t border-slate-100 dark:border-slate-800">
+          <td data-label="#" className="py-1 pr-3 tabular-nums">{input.index}</td>
+          <td data-label="Spends output" className="py-1 pr-3 whitespace-nowrap">
+            <TransactionLink id={input.previousTransactionId} />
+            <span className="text-slate-500 dark:text-slate-400">:{input.previousIndex}</span>
+          </td>
+          <td data-label="From address" className="py-1 pr-3">
+            <span className="flex flex-col gap-0.5">
+              {input.address === null ? (
+                <span
+                  className="text-slate-500 dark:text-slate-400"
+                  title="The spent output was created before the indexed history begins: in a pruned node's imported UTXO set, or on the devnet in its genesis bootstrap."
+                >
+                  not indexed
                 </span>
-              </td>
-              <td data-label="Budget" className="py-1 pr-3 whitespace-nowrap tabular-nums" data-testid="input-budget">
-                <BudgetText input={input} />
-              </td>
-              <td data-label="Amount" className="py-1 text-right">{input.amount === null ? '—' : <Kas sompi={input.amount} digits={8} />}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollArea>
+              ) : (
+                <AddressLink address={input.address} copy />
+              )}
+              {input.previousCovenantId !== null && <CovenantLink id={input.previousCovenantId} />}
+            </span>
+          </td>
+          <td data-label="Budget" className="py-1 pr-3 whitespace-nowrap tabular-nums" data-testid="input-budget">
+            <BudgetText input={input} />
+          </td>
+          <td data-label="Amount" className="py-1 text-right">{input.amount === null ? '—' : <Kas sompi={input.amount} digits={8} />}</td>
+        </tr>
+      ))}
+    </StackedTable>
   );
 }
 

@@ -5,7 +5,17 @@ import type { WalletTransactionView } from '@/lib/api/endpoints/wallet-endpoints
 import { loadedItems, useCursorPages } from '@/lib/web/queries';
 import { resources, WALLET_HISTORY_PAGE_SIZE, type WalletHistoryPage, type WalletRequest } from '@/lib/web/resources';
 import { LoadMore } from '../load-more';
-import { EmptyState, ErrorState, Kas, LoadingRows, ScrollArea, TimeAgo, TransactionLink } from '../ui';
+import { StackedTable, type StackedColumn } from '../stacked-table';
+import { EmptyState, ErrorState, Kas, LoadingRows, TimeAgo, TransactionLink } from '../ui';
+
+const HISTORY_COLUMNS: readonly StackedColumn[] = [
+  { label: 'Transaction' },
+  { label: 'Time' },
+  { label: 'Kind' },
+  { label: 'Status' },
+  { label: 'Net change', alignRight: true },
+  { label: 'Fee paid', alignRight: true },
+];
 
 const DIRECTION_LABEL = { incoming: 'received', outgoing: 'sent', internal: 'internal transfer' } as const;
 
@@ -81,26 +91,17 @@ export function WalletHistory({ request }: { request: WalletRequest }) {
       <p className="mb-2 text-sm text-slate-600 dark:text-slate-400" aria-live="polite">
         {rows.length.toLocaleString('en')} shown{history.hasNextPage ? ', more below' : ''}
       </p>
-      <ScrollArea label="Transactions of the wallet">
-        <table className="stack-on-phone w-full text-sm" data-testid="wallet-history">
-          <caption className="sr-only">Transactions of the wallet, newest first, with the wallet’s net change and fee</caption>
-          <thead>
-            <tr className="text-left text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
-              <th scope="col" className="py-2 pr-3 font-medium">Transaction</th>
-              <th scope="col" className="py-2 pr-3 font-medium">Time</th>
-              <th scope="col" className="py-2 pr-3 font-medium">Kind</th>
-              <th scope="col" className="py-2 pr-3 font-medium">Status</th>
-              <th scope="col" className="py-2 pr-3 text-right font-medium">Net change</th>
-              <th scope="col" className="py-2 text-right font-medium">Fee paid</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((transaction) => (
-              <HistoryRow key={transaction.transactionId} transaction={transaction} />
-            ))}
-          </tbody>
-        </table>
-      </ScrollArea>
+      <StackedTable
+        label="Transactions of the wallet"
+        caption="Transactions of the wallet, newest first, with the wallet’s net change and fee"
+        columns={HISTORY_COLUMNS}
+        density="list"
+        testId="wallet-history"
+      >
+        {rows.map((transaction) => (
+          <HistoryRow key={transaction.transactionId} transaction={transaction} />
+        ))}
+      </StackedTable>
       <LoadMore
         hasNextPage={history.hasNextPage}
         isFetchingNextPage={history.isFetchingNextPage}
