@@ -4,9 +4,8 @@ import { useEffect, useRef } from 'react';
 import { LoadingRows } from './ui';
 
 interface Props {
-  hasNextPage: boolean;
-  isFetchingNextPage: boolean;
-  fetchNextPage: () => Promise<unknown>;
+  /** The list's pages (useCursorPages): whether there is a next one, whether it is loading, and how to load it. */
+  pages: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => Promise<unknown> };
   /** Read by screen readers while the next page loads. */
   loadingLabel: string;
   /** The button for readers who do not scroll (or whose screen is taller than the list). */
@@ -14,7 +13,8 @@ interface Props {
 }
 
 /** The foot of an infinite list: loads the next page as the reader nears the end, or on the button. */
-export function LoadMore({ hasNextPage, isFetchingNextPage, fetchNextPage, loadingLabel, buttonLabel }: Props) {
+export function LoadMore({ pages, loadingLabel, buttonLabel }: Props) {
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
   const sentinel = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = sentinel.current;

@@ -177,13 +177,7 @@ export function AddressHistory({
           ))}
         </StackedTable>
       )}
-      <LoadMore
-        hasNextPage={history.hasNextPage}
-        isFetchingNextPage={history.isFetchingNextPage}
-        fetchNextPage={history.fetchNextPage}
-        loadingLabel="Loading older transactions"
-        buttonLabel="Load older transactions"
-      />
+      <LoadMore pages={history} loadingLabel="Loading older transactions" buttonLabel="Load older transactions" />
     </div>
   );
 }

@@ -75,13 +75,7 @@ export function CovenantList({ initialPage }: { initialPage: CovenantListPage | 
           ))}
         </StackedTable>
       )}
-      <LoadMore
-        hasNextPage={list.hasNextPage}
-        isFetchingNextPage={list.isFetchingNextPage}
-        fetchNextPage={list.fetchNextPage}
-        loadingLabel="Loading more covenants"
-        buttonLabel="Load more covenants"
-      />
+      <LoadMore pages={list} loadingLabel="Loading more covenants" buttonLabel="Load more covenants" />
     </div>
   );
 }

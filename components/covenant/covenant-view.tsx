@@ -241,13 +241,7 @@ export function CovenantView({ initialCovenant, initialLineage }: { initialCoven
             ))}
           </StackedTable>
         )}
-        <LoadMore
-          hasNextPage={lineage.hasNextPage}
-          isFetchingNextPage={lineage.isFetchingNextPage}
-          fetchNextPage={lineage.fetchNextPage}
-          loadingLabel="Loading older lineage transactions"
-          buttonLabel="Load older lineage transactions"
-        />
+        <LoadMore pages={lineage} loadingLabel="Loading older lineage transactions" buttonLabel="Load older lineage transactions" />
       </section>
     </main>
   );

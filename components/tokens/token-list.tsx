@@ -210,13 +210,7 @@ export function TokenList({ initialPage }: { initialPage: TokenListPage | null }
           </table>
         </ScrollArea>
       )}
-      <LoadMore
-        hasNextPage={list.hasNextPage}
-        isFetchingNextPage={list.isFetchingNextPage}
-        fetchNextPage={list.fetchNextPage}
-        loadingLabel="Loading more tokens"
-        buttonLabel="Load more tokens"
-      />
+      <LoadMore pages={list} loadingLabel="Loading more tokens" buttonLabel="Load more tokens" />
     </div>
   );
 }

@@ -102,13 +102,7 @@ export function WalletHistory({ request }: { request: WalletRequest }) {
           <HistoryRow key={transaction.transactionId} transaction={transaction} />
         ))}
       </StackedTable>
-      <LoadMore
-        hasNextPage={history.hasNextPage}
-        isFetchingNextPage={history.isFetchingNextPage}
-        fetchNextPage={history.fetchNextPage}
-        loadingLabel="Loading older transactions"
-        buttonLabel="Load older transactions"
-      />
+      <LoadMore pages={history} loadingLabel="Loading older transactions" buttonLabel="Load older transactions" />
     </div>
   );
 }
