@@ -78,6 +78,7 @@ const PAGES: PageSpec[] = [
   { name: '/dag', path: () => pages.dag() },
   { name: '/mempool', path: () => pages.mempool() },
   { name: '/fees', path: () => pages.fees() },
+  { name: '/statistics', path: () => pages.statistics() },
   { name: '/tokens', path: () => pages.tokens() },
   { name: '/tokens/<ticker>', path: (sample) => (sample.ticker === undefined ? undefined : pages.token(sample.ticker)) },
   { name: '/console', path: () => pages.console() },
