@@ -24,7 +24,7 @@ function isCurrent(href: string, pathname: string): boolean {
 
 function NavigationLinks({ pathname, vertical }: { pathname: string; vertical: boolean }) {
   return (
-    <ul className={vertical ? 'grid gap-1 text-base' : 'flex gap-3 text-sm whitespace-nowrap xl:gap-4'}>
+    <ul className={vertical ? 'grid gap-1 text-base' : 'flex gap-2 text-sm whitespace-nowrap xl:gap-4'}>
       {NAVIGATION.map((item) => {
         const current = isCurrent(item.href, pathname);
         return (

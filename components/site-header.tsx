@@ -13,7 +13,7 @@ import { ThemeToggle } from './theme-toggle';
 export function SiteHeader() {
   return (
     <header className="border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3 lg:gap-x-3 xl:gap-x-4">
         <Link href={pages.home()} className="flex items-center gap-2 text-lg font-semibold tracking-tight text-teal-700 dark:text-teal-400">
           <svg viewBox="0 0 32 32" width="22" height="22" aria-hidden="true">
             <rect width="32" height="32" rx="7" className="fill-teal-700 dark:fill-teal-500" />
@@ -26,7 +26,7 @@ export function SiteHeader() {
           dagboard
         </Link>
         <MainNavigation />
-        <div className="order-3 w-full lg:order-none lg:w-auto lg:min-w-40 lg:flex-1 xl:min-w-48">
+        <div className="order-3 w-full lg:order-none lg:w-auto lg:min-w-32 lg:flex-1 xl:min-w-48">
           <SearchBox />
         </div>
         <div className="order-1 ml-auto flex items-center gap-2 lg:order-none lg:ml-0">
