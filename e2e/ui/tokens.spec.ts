@@ -99,8 +99,8 @@ test.describe('token pages', () => {
     await expect(page.getByTestId('token-status')).toContainText(/deployed|finished/);
     await expect(page.getByRole('link', { name: /^kaspadev:/ }).first()).toHaveAttribute('href', /^\/address\/kaspadev:/);
     await expect(page.getByRole('link', { name: /[0-9a-f]{8}/ }).first()).toHaveAttribute('href', /^\/tx\/[0-9a-f]{64}$/);
-    await expect(page.getByTestId('candle-chart').locator('canvas').first()).toBeVisible();
-    await expect(page.getByTestId('stats-chart').locator('canvas').first()).toBeVisible();
+    await expect(page.getByTestId('candle-chart').locator('canvas').first()).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('stats-chart').locator('canvas').first()).toBeVisible({ timeout: 30_000 });
     await expect(page.getByTestId('candle-legend')).toContainText('$');
     await expect(page.getByTestId('chart-usd-source')).toContainText('simulated');
     await expect(page.getByTestId('stats-legend')).toContainText('Holders');
@@ -137,14 +137,14 @@ test.describe('token pages', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.goto(pages.token(ticker));
     await expect(page.locator('html')).toHaveClass(/dark/);
-    await expect(page.getByTestId('candle-chart').locator('canvas').first()).toBeVisible();
-    await expect(page.getByTestId('stats-chart').locator('canvas').first()).toBeVisible();
+    await expect(page.getByTestId('candle-chart').locator('canvas').first()).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('stats-chart').locator('canvas').first()).toBeVisible({ timeout: 30_000 });
     await expectAccessible(page);
   });
 
   test('the range switch reloads both charts and the currency toggle changes the legend', async ({ page }) => {
     await page.goto(pages.token(ticker));
-    await expect(page.getByTestId('candle-chart').locator('canvas').first()).toBeVisible();
+    await expect(page.getByTestId('candle-chart').locator('canvas').first()).toBeVisible({ timeout: 30_000 });
     const switcher = page.getByTestId('interval-switch');
     for (const [label, interval] of [
       ['7D', '7d'],
@@ -209,7 +209,7 @@ test.describe('token pages', () => {
       },
     );
     await page.goto(pages.token(quiet));
-    await expect(page.getByTestId('candle-chart').locator('canvas').first()).toBeVisible();
+    await expect(page.getByTestId('candle-chart').locator('canvas').first()).toBeVisible({ timeout: 30_000 });
     await page.getByTestId('interval-switch').getByRole('button', { name: '7D' }).click();
     const price = page.locator('section', { has: page.getByRole('heading', { name: 'Price' }) });
     await expect(price.getByRole('status')).toHaveText('Loading…');
@@ -238,7 +238,7 @@ test.describe('token pages', () => {
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await expectNoHorizontalScroll(page);
     }
-    await expect(page.getByTestId('candle-chart').locator('canvas').first()).toBeVisible();
+    await expect(page.getByTestId('candle-chart').locator('canvas').first()).toBeVisible({ timeout: 30_000 });
     await expectNoHorizontalScroll(page);
   });
 });
