@@ -4,7 +4,8 @@
  *   1. ingest: tx/s and blocks/s indexing a devnet chain of at least --transactions (100,000) transactions, on
  *      PostgreSQL (--postgres, default postgres://postgres@127.0.0.1:5432/test; a scratch database is made and
  *      dropped) and on an on-disk PGlite; with the time a bare getBlocks sweep of the same chain takes (the node's
- *      share) as the baseline measured in the same run.
+ *      share) as the baseline measured in the same run; beside each, where the CPU went (the indexer's and the node's
+ *      threads' busy time, and on PostgreSQL the server processes' CPU, read from Linux's /proc).
  *   2. address-history page latency for one address with --history-rows (1,000,000) synthetic rows inserted straight
  *      into address_transactions and transactions (no chain behind them): page 1 against page 10,000, keyset paging
  *      with starting_after, on PostgreSQL.
@@ -15,10 +16,10 @@
  * lineages) is mined offline by a devnet node on a worker thread, which serves the ingest from that thread, as the
  * app's embedded devnet does; the block log under data/bench/ keeps it for reruns. Options: --only ingest|history|lag.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import pg from 'pg';
@@ -133,7 +134,13 @@ async function serveChain(): Promise<void> {
  * The chain's node on a worker thread of its own, as the app runs its embedded devnet and as kaspad is a process of
  * its own: the indexer's thread does only the indexer's work, and the node's serving overlaps it.
  */
-async function startChainNode(): Promise<{ url: string; genesis: string; stop(): Promise<void> }> {
+async function startChainNode(): Promise<{
+  url: string;
+  genesis: string;
+  /** The node thread's event-loop utilisation since `since` (or since it started). */
+  utilization(since?: EventLoopUtilization): EventLoopUtilization;
+  stop(): Promise<void>;
+}> {
   const entry = import.meta.url;
   const source = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}));`;
   const worker = new Worker(source, { eval: true, argv: process.argv.slice(2) });
@@ -146,6 +153,7 @@ async function startChainNode(): Promise<{ url: string; genesis: string; stop():
   return {
     url: ready.url!,
     genesis: ready.genesis!,
+    utilization: (since) => worker.performance.eventLoopUtilization(since),
     async stop() {
       const stopped = next();
       worker.postMessage('stop');
@@ -155,15 +163,43 @@ async function startChainNode(): Promise<{ url: string; genesis: string; stop():
   };
 }
 
+/**
+ * CPU seconds the local PostgreSQL server's processes have used (Linux /proc, clock ticks of 1/100 s), to say where an
+ * ingest's time went; null where /proc cannot tell.
+ */
+async function postgresCpuSeconds(): Promise<number | null> {
+  try {
+    let ticks = 0;
+    for (const entry of await readdir('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => null);
+      if (stat === null) continue;
+      const nameEnd = stat.lastIndexOf(')');
+      if (stat.slice(stat.indexOf('(') + 1, nameEnd) !== 'postgres') continue;
+      const fields = stat.slice(nameEnd + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return ticks / 100;
+  } catch {
+    return null;
+  }
+}
+
+const busySeconds = (utilization: EventLoopUtilization) => (utilization.active / 1000).toFixed(2);
+
 async function benchIngest(): Promise<void> {
   const node = await startChainNode();
   const rpc = createRpcClient({ url: node.url, reconnect: false, requestTimeoutMs: 120_000 });
   try {
     const { sink } = await rpc.call('getSink', {});
+    const clientThread = performance.eventLoopUtilization();
+    const nodeThread = node.utilization();
     const sweep = await getBlocksSweep(rpc, node.genesis);
     console.log(
       `baseline: a bare getBlocks sweep (node + wire + client decode) takes ${seconds(sweep.ms)} s for ` +
-        `${sweep.blocks} blocks / ${sweep.transactions} transactions (${Math.round(sweep.transactions / (sweep.ms / 1000))} tx/s)`,
+        `${sweep.blocks} blocks / ${sweep.transactions} transactions (${Math.round(sweep.transactions / (sweep.ms / 1000))} tx/s); ` +
+        `client thread busy ${busySeconds(performance.eventLoopUtilization(clientThread))} s, node thread ` +
+        `${busySeconds(node.utilization(nodeThread))} s`,
     );
     for (const [name, open] of [
       ['postgres', scratchPostgres],
@@ -173,10 +209,18 @@ async function benchIngest(): Promise<void> {
       try {
         await migrate(scratch.db);
         const indexer = createIndexer({ rpc, db: scratch.db });
+        const postgresBefore = name === 'postgres' ? await postgresCpuSeconds() : null;
+        const indexerThread = performance.eventLoopUtilization();
+        const nodeThread = node.utilization();
         const started = performance.now();
         await indexer.start();
         await untilIndexed(scratch.db, sink, 30 * 60_000);
         const ms = performance.now() - started;
+        const postgresAfter = postgresBefore === null ? null : await postgresCpuSeconds();
+        const busy =
+          `indexer thread busy ${busySeconds(performance.eventLoopUtilization(indexerThread))} s, node thread ` +
+          `${busySeconds(node.utilization(nodeThread))} s` +
+          (postgresAfter === null || postgresBefore === null ? '' : `, PostgreSQL ${(postgresAfter - postgresBefore).toFixed(2)} s CPU`);
         await indexer.stop();
         const { rows } = await scratch.db.query<{ blocks: number; transactions: number }>(
           'SELECT (SELECT count(*) FROM blocks)::integer AS blocks, (SELECT count(*) FROM transactions)::integer AS transactions',
@@ -188,7 +232,7 @@ async function benchIngest(): Promise<void> {
         console.log(
           `ingest ${name}: ${counts.transactions} transactions, ${counts.blocks} blocks in ${seconds(ms)} s → ` +
             `${Math.round(rate)} tx/s, ${Math.round(counts.blocks / (ms / 1000))} blocks/s = ${ratio.toFixed(2)} of the sweep ` +
-            `(goal ≥ ${goal}: ${ratio >= goal ? 'met' : 'NOT met'})`,
+            `(goal ≥ ${goal}: ${ratio >= goal ? 'met' : 'NOT met'}); ${busy}`,
         );
       } finally {
         await scratch.dispose();

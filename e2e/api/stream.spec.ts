@@ -46,7 +46,7 @@ function openSse(baseURL: string, query: string, lastEventId?: string) {
           else if (line.startsWith('event: ')) topic = line.slice(7);
           else if (line.startsWith('data: ')) data = line.slice(6);
         }
-        if (id !== undefined && ['block', 'chain', 'address'].includes(topic)) {
+        if (id !== undefined && ['block', 'chain', 'address', 'fees'].includes(topic)) {
           events.push({ id, topic, data: JSON.parse(data) as Record<string, unknown> });
         }
       }
@@ -116,6 +116,19 @@ test.describe('/v1 streams on the devnet', () => {
     await expectProblem(await request.get('/v1/stream?topics=block,gossip', { headers: keyed }), 400, 'invalid_request');
     await expectProblem(await request.get('/v1/stream?topics=block'), 401, 'missing_api_key');
     await expectProblem(await request.get('/v1/ws', { headers: keyed }), 426, 'upgrade_required');
+  });
+
+  test("the fees topic carries the node's fee estimate, its rates in sompi per gram", async ({ baseURL }) => {
+    // The indexing process announces the first sample 10 s after it starts, then each change of a rate.
+    const fees = openSse(baseURL!, 'topics=fees&since=0');
+    await expect.poll(() => fees.events.length, { timeout: 60_000 }).toBeGreaterThan(0);
+    fees.cut();
+    const [event] = fees.events;
+    expect(event!.topic).toBe('fees');
+    const data = event!.data as { priority: { feerate: number; estimatedSeconds: number }; normal: unknown[]; low: unknown[] };
+    expect(data.priority.feerate).toBeGreaterThanOrEqual(1);
+    expect(data.priority.estimatedSeconds).toBeGreaterThanOrEqual(0);
+    expect(Array.isArray(data.normal) && Array.isArray(data.low)).toBe(true);
   });
 
   test('SSE and WebSocket clients see a payment go from included to accepted, and resume after a cut without loss or duplicates', async ({

@@ -134,10 +134,12 @@ export {
   STREAM_TOPICS,
   addressesOfTransactions,
   appendStreamEvents,
+  covenantStepsOfTransactions,
+  latestStreamEventData,
   pruneStreamEvents,
   readStreamBounds,
   readStreamEvents,
   storedAmong,
 } from './stream-events';
-export type { NewStreamEvent, StreamBounds, StreamEvent, StreamEventQuery, StreamTopic } from './stream-events';
+export type { CovenantStepKind, NewStreamEvent, StreamBounds, StreamEvent, StreamEventQuery, StreamTopic } from './stream-events';
 export type { LostAcceptance } from './writes';

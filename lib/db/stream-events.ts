@@ -6,7 +6,7 @@ import type { Hash } from '../kaspa/types';
 import { bytesToHex } from '../kaspa/bytes';
 import type { Queryable } from './connection';
 
-export const STREAM_TOPICS = ['block', 'chain', 'address'] as const;
+export const STREAM_TOPICS = ['block', 'chain', 'address', 'covenant', 'fees'] as const;
 export type StreamTopic = (typeof STREAM_TOPICS)[number];
 
 export interface NewStreamEvent {
@@ -51,6 +51,12 @@ export async function appendStreamEvents(tx: Queryable, events: readonly NewStre
       now,
     ],
   );
+}
+
+/** The newest event of a topic's JSON text, or null when the log holds none. */
+export async function latestStreamEventData(db: Queryable, topic: StreamTopic): Promise<string | null> {
+  const { rows } = await db.query<{ data: string }>('SELECT data FROM stream_events WHERE topic = $1 ORDER BY id DESC LIMIT 1', [topic]);
+  return rows[0]?.data ?? null;
 }
 
 export interface StreamEventQuery {
@@ -138,6 +144,45 @@ export async function addressesOfTransactions(db: Queryable, transactionIds: rea
     else list.push(row.address);
   }
   for (const list of result.values()) list.sort();
+  return result;
+}
+
+/**
+ * What a transaction does to a covenant (KIP-20): `genesis` when it creates an output bound to it whose authorizing
+ * input spent no output of it, `continuation` when it creates one from the covenant's own output, `end` when it spends
+ * the covenant's outputs and creates none.
+ */
+export type CovenantStepKind = 'genesis' | 'continuation' | 'end';
+
+/** The covenants each transaction creates, continues or ends, by hex id (covenant ids hex, in id order). */
+export async function covenantStepsOfTransactions(
+  db: Queryable,
+  transactionIds: readonly Hash[],
+): Promise<Map<string, { covenantId: string; kind: CovenantStepKind }[]>> {
+  const result = new Map<string, { covenantId: string; kind: CovenantStepKind }[]>();
+  if (transactionIds.length === 0) return result;
+  const { rows } = await db.query<{ transaction_id: Uint8Array; covenant_id: Uint8Array; creates: boolean; genesis: boolean }>(
+    `WITH touched AS (
+       SELECT o.transaction_id, o.covenant_id, true AS creates,
+              i.previous_covenant_id IS DISTINCT FROM o.covenant_id AS genesis
+       FROM transaction_outputs o
+       LEFT JOIN transaction_inputs i ON i.transaction_id = o.transaction_id AND i.input_index = o.covenant_authorizing_input
+       WHERE o.transaction_id = ANY($1::bytea[]) AND o.covenant_id IS NOT NULL
+       UNION ALL
+       SELECT transaction_id, previous_covenant_id, false, false FROM transaction_inputs
+       WHERE transaction_id = ANY($1::bytea[]) AND previous_covenant_id IS NOT NULL
+     )
+     SELECT transaction_id, covenant_id, bool_or(creates) AS creates, bool_or(genesis) AS genesis
+     FROM touched GROUP BY transaction_id, covenant_id ORDER BY covenant_id`,
+    [transactionIds],
+  );
+  for (const row of rows) {
+    const id = bytesToHex(row.transaction_id);
+    const step = { covenantId: bytesToHex(row.covenant_id), kind: row.genesis ? 'genesis' : row.creates ? 'continuation' : 'end' } as const;
+    const list = result.get(id);
+    if (list === undefined) result.set(id, [step]);
+    else list.push(step);
+  }
   return result;
 }
 

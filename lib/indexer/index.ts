@@ -22,6 +22,7 @@
  *   - token-indexer.ts  createTokenIndexer: follows the chain index's stored chain (not the node) and applies KRC-20
  *                 ops with lib/tokens' engine, undoing above a fork point; imported by path, as the runtime does
  *   - stream-announcer.ts  the address and block events of each indexed batch, for /v1/stream and webhooks
+ *   - fee-announcer.ts  the stream's `fees` topic: the node's fee estimate sampled, announced when a rate changed
  *   - statistics-refresher.ts  the chain statistics: each window computed again until the index is a window past it,
  *                 then the hours
  * Every SQL statement it sends lives in lib/db (including the advisory lock, re-exported here for the runtime).
@@ -36,6 +37,8 @@ export {
 } from './history-pruner';
 export type { HistoryPruner, HistoryPrunerOptions, PruneRun } from './history-pruner';
 export { createStatisticsRefresher } from './statistics-refresher';
+export { createFeeAnnouncer } from './fee-announcer';
+export type { FeeAnnouncer, FeeAnnouncerOptions, FeesEventData } from './fee-announcer';
 export type { StatisticsRefresher, StatisticsRefresherOptions, StatisticsRun } from './statistics-refresher';
 export { addressPrefixOf, convertBlock } from './convert';
 export type { ConvertedBlock } from './convert';

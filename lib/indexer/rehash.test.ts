@@ -4,7 +4,7 @@
  * gas), indexed from the node over the wire and read back from the database, re-hashes to its id and its hash.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTransactions, migrate, type Db, type IndexedTransaction } from '../db';
+import { getTransactions, migrate, readStreamEvents, type Db, type IndexedTransaction } from '../db';
 import { testBackends, type TestDatabase } from '../db/test-support/test-databases';
 import { createTrafficGenerator, seededRandom } from '../devnet/traffic/traffic';
 import { startWireDevnet, TEST_COINBASE_MATURITY, type WireDevnet } from '../devnet/test-support/wire-devnet';
@@ -103,7 +103,8 @@ describe.each(testBackends())('re-hashing the stored chain on $name', (backend) 
     database = await backend.open();
     db = database.db;
     await migrate(db);
-    const indexer = createIndexer({ rpc: devnet.client, db, nodePollIntervalMs: 50, retryDelayMs: 50 });
+    // The devnet's clock, so the whole chain is recent enough to be announced in the stream event log.
+    const indexer = createIndexer({ rpc: devnet.client, db, clock: () => devnet.now(), nodePollIntervalMs: 50, retryDelayMs: 50 });
     await indexer.start();
     try {
       await untilIndexedToSink(devnet, db, 12_000);
@@ -157,6 +158,34 @@ describe.each(testBackends())('re-hashing the stored chain on $name', (backend) 
       'SELECT covenant_id, utxo_count FROM covenants WHERE utxo_count > 0',
     );
     expect(new Map(indexed.rows.map((row) => [bytesToHex(row.covenant_id), row.utxo_count]))).toEqual(live);
+  });
+
+  it('announces each lineage step as a covenant event, with its kind, accepted by its chain block', async () => {
+    const lineage = await db.query<{ covenant_id: Uint8Array; transaction_id: Uint8Array; is_genesis: boolean; accepting: Uint8Array }>(
+      `SELECT c.covenant_id, c.transaction_id, c.is_genesis, a.accepting_block_hash AS accepting
+       FROM covenant_transactions c JOIN transaction_acceptances a USING (transaction_id)`,
+    );
+    const events = await readStreamEvents(db, { after: 0n, topics: ['covenant'], limit: 100_000 });
+    const standing = new Map<string, { kind: string; blockHash: string }>();
+    for (const event of events) {
+      const data = JSON.parse(event.data) as { covenantId: string; transactionId: string; kind: string; status: string; blockHash: string };
+      const key = `${data.covenantId}:${data.transactionId}`;
+      if (data.status === 'accepted') standing.set(key, { kind: data.kind, blockHash: data.blockHash });
+      else standing.delete(key);
+    }
+    expect(standing).toEqual(
+      new Map(
+        lineage.rows.map((row) => [
+          `${bytesToHex(row.covenant_id)}:${bytesToHex(row.transaction_id)}`,
+          expect.objectContaining({ blockHash: bytesToHex(row.accepting) }),
+        ]),
+      ),
+    );
+    const kinds = new Set([...standing.values()].map((step) => step.kind));
+    expect(kinds.has('genesis') && kinds.has('continuation')).toBe(true);
+    for (const row of lineage.rows) {
+      if (row.is_genesis) expect(standing.get(`${bytesToHex(row.covenant_id)}:${bytesToHex(row.transaction_id)}`)!.kind).toBe('genesis');
+    }
   });
 });
 

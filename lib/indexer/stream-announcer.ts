@@ -6,10 +6,12 @@
  *   address  a transaction touching an address (paying it or spending from it): `included` when the transaction is
  *            first stored (in the block named), `accepted` by a chain block, `reverted` when its accepting block left
  *            the chain and no block of the same change accepted it again
+ *   covenant a KIP-20 covenant's genesis, continuation or end `accepted` by a chain block, or `reverted` as above
  * History older than `windowMs` (a catch-up over old blocks) is not announced: it would be pruned at once.
  */
 import {
   addressesOfTransactions,
+  covenantStepsOfTransactions,
   storedAmong,
   type LostAcceptance,
   type NewStreamEvent,
@@ -100,6 +102,13 @@ export function createStreamAnnouncer(options: { windowMs: number; clock: () => 
         for (const added of step.added) for (const id of added.acceptedTransactionIds) ids.set(id, hexToBytes(id));
       }
       const addresses = await addressesOfTransactions(tx, [...ids.values()]);
+      const covenants = await covenantStepsOfTransactions(tx, [...ids.values()]);
+      const covenantEvents = (transactionId: string, status: 'accepted' | 'reverted', blockHash: string): NewStreamEvent[] =>
+        (covenants.get(transactionId) ?? []).map(({ covenantId, kind }) => ({
+          topic: 'covenant',
+          address: null,
+          data: { covenantId, transactionId, kind, status, blockHash },
+        }));
       const events: NewStreamEvent[] = [];
       steps.forEach((step, position) => {
         events.push({
@@ -116,12 +125,14 @@ export function createStreamAnnouncer(options: { windowMs: number; clock: () => 
           for (const address of addresses.get(id) ?? []) {
             events.push({ topic: 'address', address, data: { address, transactionId: id, status: 'reverted', blockHash } });
           }
+          events.push(...covenantEvents(id, 'reverted', blockHash));
         }
         for (const added of step.added) {
           for (const id of added.acceptedTransactionIds) {
             for (const address of addresses.get(id) ?? []) {
               events.push({ topic: 'address', address, data: { address, transactionId: id, status: 'accepted', blockHash: added.hash } });
             }
+            events.push(...covenantEvents(id, 'accepted', added.hash));
           }
         }
       });

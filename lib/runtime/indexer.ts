@@ -8,6 +8,7 @@ import { pruneStreamEvents, type Db } from '../db';
 import type { Env } from '../env';
 import {
   acquireIndexerLock,
+  createFeeAnnouncer,
   createHistoryPruner,
   createIndexer,
   createStatisticsRefresher,
@@ -132,6 +133,8 @@ export async function startRuntimeIndexer(options: RuntimeIndexerOptions): Promi
   pruner.start();
   const statistics = createStatisticsRefresher({ db, log });
   statistics.start();
+  const fees = createFeeAnnouncer({ db, rpc, log, onStreamEvents: options.onStreamEvents });
+  fees.start();
   return {
     role: 'embedded',
     status: () => indexer.status(),
@@ -153,6 +156,7 @@ export async function startRuntimeIndexer(options: RuntimeIndexerOptions): Promi
       stopStreamPruning();
       await pruner.stop();
       await statistics.stop();
+      await fees.stop();
       await indexer.stop();
       await lock?.release();
     },
