@@ -6,6 +6,7 @@
  */
 import { appendStreamEvents, latestStreamEventData, type Db } from '../db';
 import type { RpcClient } from '../rpc';
+import { createPeriodicJob } from './periodic-job';
 
 export interface FeeAnnouncerOptions {
   db: Db;
@@ -39,9 +40,6 @@ export function createFeeAnnouncer(options: FeeAnnouncerOptions): FeeAnnouncer {
   const clock = options.clock ?? Date.now;
   const log = options.log ?? (() => undefined);
   let last: string | null | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = true;
 
   async function runOnce(): Promise<boolean> {
     const { estimate } = await rpc.call('getFeeEstimate', {});
@@ -63,32 +61,14 @@ export function createFeeAnnouncer(options: FeeAnnouncerOptions): FeeAnnouncer {
     return true;
   }
 
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      running = runOnce()
-        .catch((error: unknown) => log(`fees: ${error instanceof Error ? error.message : String(error)}`))
-        .finally(() => {
-          running = undefined;
-          schedule();
-        });
-    }, options.intervalMs ?? 10_000);
-    timer.unref();
-  };
+  const job = createPeriodicJob(async () => void (await runOnce()), {
+    intervalMs: options.intervalMs ?? 10_000,
+    onError: (error) => log(`fees: ${error instanceof Error ? error.message : String(error)}`),
+  });
 
   return {
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      schedule();
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      timer = undefined;
-      await running;
-    },
+    start: () => job.start(),
+    stop: () => job.stop(),
     runOnce,
   };
 }

@@ -26,6 +26,7 @@ import {
   type RetentionPolicy,
   DEFAULT_CHECKPOINT_NAME,
 } from '../db';
+import { createPeriodicJob } from './periodic-job';
 
 /** The embedded devnet's default: a week, and at most 4 GB of database (see the README's Operations section). */
 export const DEVNET_RETENTION: RetentionPolicy = { days: 7, gigabytes: 4 };
@@ -95,9 +96,6 @@ export function createHistoryPruner(options: HistoryPrunerOptions): HistoryPrune
   const intervalMs = options.intervalMs ?? 60_000;
   const batchBlocks = options.batchBlocks ?? 100;
   const pauseMs = options.pauseMs ?? 20;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = true;
 
   async function chooseCutoff(): Promise<{ cutoff: bigint; time: bigint; bound: 'time' | 'size'; bytes: bigint } | null> {
     const limits = await readRetentionLimits(db, checkpointName);
@@ -149,7 +147,7 @@ export function createHistoryPruner(options: HistoryPrunerOptions): HistoryPrune
       run.batches += 1;
       run.blocks += batch.blocks;
       run.transactions += batch.transactions;
-      if (stopped && running !== undefined) break;
+      if (job.stopping) break;
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
     await pruneTokenUndo(db, chosen.cutoff);
@@ -172,31 +170,16 @@ export function createHistoryPruner(options: HistoryPrunerOptions): HistoryPrune
     return run;
   }
 
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      running = runOnce()
-        .catch((error: unknown) => log(`retention: ${error instanceof Error ? error.message : String(error)}`))
-        .finally(() => {
-          running = undefined;
-          schedule();
-        });
-    }, intervalMs);
-  };
+  const job = createPeriodicJob(async () => void (await runOnce()), {
+    intervalMs,
+    onError: (error) => log(`retention: ${error instanceof Error ? error.message : String(error)}`),
+  });
 
   return {
     start() {
-      if (!stopped || keepsEverything(policy)) return;
-      stopped = false;
-      schedule();
+      if (!keepsEverything(policy)) job.start();
     },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      timer = undefined;
-      await running;
-    },
+    stop: () => job.stop(),
     runOnce,
   };
 }

@@ -14,6 +14,7 @@ import {
   type Db,
   DEFAULT_CHECKPOINT_NAME,
 } from '../db';
+import { createPeriodicJob } from './periodic-job';
 
 export interface StatisticsRefresherOptions {
   db: Db;
@@ -43,9 +44,6 @@ export function createStatisticsRefresher(options: StatisticsRefresherOptions): 
   const maxWindows = BigInt(options.maxWindows ?? 50);
   const intervalMs = options.intervalMs ?? 10_000;
   const log = options.log ?? (() => undefined);
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = true;
 
   async function runOnce(): Promise<StatisticsRun> {
     const range = await statisticsRefreshRange(db, checkpointName);
@@ -63,43 +61,23 @@ export function createStatisticsRefresher(options: StatisticsRefresherOptions): 
       });
       if (complete) completeThrough = window;
       if (hour !== null) hours.add(hour);
-      if (stopped && running !== undefined) break;
+      if (job.stopping) break;
     }
     const ordered = [...hours].sort((a, b) => (a < b ? -1 : 1));
     if (ordered.length > 0) ordered.unshift(ordered[0]! - HOUR_MS);
     for (const hour of ordered) await refreshStatisticsHour(db, hour);
-    return { windows: Number(last - range.firstWindow + 1n), completeThrough: completeThrough < 0n ? null : completeThrough };
+    return { windows: Math.max(0, Number(last - range.firstWindow + 1n)), completeThrough: completeThrough < 0n ? null : completeThrough };
   }
 
-  const schedule = (delayMs: number) => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      let backlog = false;
-      running = runOnce()
-        .then((run) => {
-          backlog = BigInt(run.windows) >= maxWindows;
-        })
-        .catch((error: unknown) => log(`statistics: ${error instanceof Error ? error.message : String(error)}`))
-        .finally(() => {
-          running = undefined;
-          schedule(backlog ? 0 : intervalMs);
-        });
-    }, delayMs);
-  };
+  const job = createPeriodicJob(async () => (BigInt((await runOnce()).windows) >= maxWindows ? 'again' : undefined), {
+    intervalMs,
+    firstDelayMs: 0,
+    onError: (error) => log(`statistics: ${error instanceof Error ? error.message : String(error)}`),
+  });
 
   return {
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      schedule(0);
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      timer = undefined;
-      await running;
-    },
+    start: () => job.start(),
+    stop: () => job.stop(),
     runOnce,
   };
 }
