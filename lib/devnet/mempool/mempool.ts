@@ -9,12 +9,19 @@
  *    within the mempool block limits? standard in isolation? replace-by-fee pre-check; inputs spending pool
  *    transactions are filled from them (so chains are not orphans; a missing output index of a pool parent is
  *    refused as impossible);
- * 2. consensus validation against the virtual state (transaction-validator.ts): isolation, header context, remaining
+ * 2. consensus validation against the virtual state (consensus-validation.ts): isolation, header context, remaining
  *    inputs from the virtual UTXO set (missing ones make an orphan), storage mass, maturity, amounts, sequence locks,
  *    the RBF feerate floor, scripts;
  * 3. duplicate/accepted re-check, orphan handling, storage mass within the block limit, standard in context (relay
  *    fee floor), RBF removal, size limits, insert;
  * 4. orphans whose inputs the new transaction completes are validated and inserted in turn.
+ *
+ * The state and the rules the pipeline runs over are their own units: transactions-pool.ts (validated transactions,
+ * the ready frontier, eviction to make room), orphan-pool.ts and accepted-transactions.ts, over pool.ts and
+ * mempool-transaction.ts; replace-by-fee.ts (conflicts and replacement); mempool-entries.ts (what RPC sees). This
+ * class runs the pipeline and keeps the units consistent with one another: a block's transactions leave both pools
+ * and are remembered as accepted, and a pool transaction that leaves without its descendants empties the orphan
+ * inputs it supplied.
  *
  * Feerates are fee over normalized mass (mempool-policy.ts `mempoolNormalizedMass`): a frontier key uses the mass
  * limits in force when its transaction entered the pool, replace-by-fee and eviction those at the virtual DAA score.
@@ -24,21 +31,28 @@
  * `returnTransactions` is a devnet addition (kaspad has no equivalent): transactions the virtual no longer accepts
  * after a reorg are forgotten as accepted and re-submitted; those that fail are dropped.
  */
-import { bytesToHex, equalBytes, hexToBytes } from '../../kaspa/bytes';
-import { transactionEstimatedSerializedSize, transactionStorageMass, transientMass } from '../../kaspa/mass';
+import { bytesToHex, hexToBytes } from '../../kaspa/bytes';
 import type { Secp256k1Backend } from '../../kaspa/signing';
 import { isCoinbase } from '../../kaspa/transaction';
-import { txComputeMassOf, txIdOf } from '../consensus/transaction-facts';
-import type { Hash, Outpoint, ScriptPublicKey, Transaction, TransactionOutput, UtxoEntry } from '../../kaspa/types';
+import type { Hash, ScriptPublicKey, Transaction, UtxoEntry } from '../../kaspa/types';
+import type { RandomSource, TemplatePolicy } from '../consensus/frontier';
+import { txIdOf } from '../consensus/transaction-facts';
+import { outpointKey } from '../consensus/transaction-validator';
+import { AcceptedTransactions } from './accepted-transactions';
+import { createConsensusValidation, type ConsensusValidation, type VirtualUtxoView } from './consensus-validation';
 import { buildFeerateEstimator, type FeerateEstimations } from './fee-estimator';
-import { feerateKey, Frontier, type FeerateKey, type RandomSource, type TemplatePolicy } from '../consensus/frontier';
-import { MempoolRuleError, mempoolErrorFromTxRule, ruleErrors } from './mempool-errors';
+import {
+  entriesByScriptPublicKeys,
+  mempoolEntryOf,
+  type MempoolEntriesByScriptPublicKey,
+  type MempoolEntry,
+  type TransactionQuery,
+} from './mempool-entries';
+import { MempoolRuleError, ruleErrors } from './mempool-errors';
 import {
   defaultMempoolConfig,
-  isToccataActive,
   limitErrorInContext,
   limitErrorInIsolation,
-  mempoolNormalizedMass,
   minimumFeerate,
   nonStandardReasonInContext,
   nonStandardReasonInIsolation,
@@ -48,80 +62,32 @@ import {
   type Priority,
 } from './mempool-policy';
 import {
-  outpointKey,
-  transactionLimits,
-  TxRuleError,
-  UNACCEPTED_DAA_SCORE,
-  validatePopulatedTransaction,
-  validateTransactionInHeaderContext,
-  validateTransactionInIsolation,
-} from '../consensus/transaction-validator';
+  estimatedTransactionBytes,
+  isVerifiable,
+  newMutableTransaction,
+  topologicalOrder,
+  unacceptedEntry,
+  type MutableTransaction,
+  type PoolTransaction,
+} from './mempool-transaction';
+import { OrphanPool } from './orphan-pool';
+import { ReplaceByFee, type RbfPolicy } from './replace-by-fee';
+import { TransactionsPool } from './transactions-pool';
 
-/**
- * The virtual state the mempool validates against. The consensus core implements it; tests use an in-memory fake.
- */
-export interface VirtualUtxoView {
-  /** The entry of an output unspent in the virtual UTXO set, or undefined. */
-  getUtxo(outpoint: Outpoint): UtxoEntry | undefined;
-  virtualDaaScore(): bigint;
-  /** Milliseconds; the reference for time-based lock times. */
-  virtualPastMedianTime(): bigint;
-}
+export type { VirtualUtxoView } from './consensus-validation';
+export {
+  MempoolQueryError,
+  transactionQuery,
+  type MempoolEntriesByScriptPublicKey,
+  type MempoolEntry,
+  type TransactionQuery,
+} from './mempool-entries';
+export type { Priority } from './mempool-policy';
+export type { RbfPolicy } from './replace-by-fee';
 
 export interface MempoolClock {
   /** Milliseconds since the Unix epoch. */
   now(): number;
-}
-
-export type { Priority } from './mempool-policy';
-
-/**
- * - `forbidden` (submitTransaction): any double spend with the pool is rejected;
- * - `allowed` (peer relay): every conflicting transaction is replaced if the new feerate beats them all;
- * - `mandatory` (submitTransactionReplacement): exactly one conflicting transaction, with a lower feerate, is replaced.
- */
-export type RbfPolicy = 'forbidden' | 'allowed' | 'mandatory';
-
-export type TransactionQuery = 'transactions' | 'orphans' | 'all';
-
-export class MempoolQueryError extends Error {
-  override name = 'MempoolQueryError';
-}
-
-/** rpc/service/src/service.rs `extract_tx_query`: how the RPC flags of the getMempoolEntr* calls combine. */
-export function transactionQuery(filterTransactionPool: boolean, includeOrphanPool: boolean): TransactionQuery {
-  if (filterTransactionPool && includeOrphanPool) return 'orphans';
-  if (filterTransactionPool) throw new MempoolQueryError('transaction query must either not filter transactions or include orphans');
-  return includeOrphanPool ? 'all' : 'transactions';
-}
-
-export interface MempoolEntry {
-  transactionId: Hash;
-  /** For pool transactions, `storageMass` holds the storage mass consensus computed. */
-  transaction: Transaction;
-  /** 0 for orphans, as kaspad reports them. */
-  fee: bigint;
-  isOrphan: boolean;
-  computeMass: bigint;
-  transientMass: bigint;
-  storageMass: bigint;
-  /**
-   * The normalized mass under the mempool block limits of the DAA score the transaction entered at: the mass its
-   * frontier key, the fee estimate and templates use.
-   */
-  mass: bigint;
-  priority: Priority;
-  addedAtDaaScore: bigint;
-  /** The spent entries by input; an orphan lacks some. Entries from pool parents carry the unaccepted DAA score. */
-  spentEntries: readonly (UtxoEntry | undefined)[];
-}
-
-export interface MempoolEntriesByScriptPublicKey {
-  scriptPublicKey: ScriptPublicKey;
-  /** Transactions spending an output paying to the script. */
-  sending: MempoolEntry[];
-  /** Transactions with an output paying to the script. */
-  receiving: MempoolEntry[];
 }
 
 export interface SubmitOptions {
@@ -151,399 +117,6 @@ export interface CreateMempoolOptions {
   secp256k1?: Secp256k1Backend;
 }
 
-interface MutableTransaction {
-  tx: Transaction;
-  readonly id: string;
-  readonly entries: (UtxoEntry | undefined)[];
-  readonly computeMass: bigint;
-  readonly transientMass: bigint;
-  fee?: bigint;
-}
-
-interface PoolTransaction {
-  mtx: MutableTransaction;
-  readonly priority: Priority;
-  readonly addedAtDaaScore: bigint;
-  /** Normalized under the mempool block limits at `addedAtDaaScore`. */
-  readonly mass: bigint;
-}
-
-interface DoubleSpend {
-  outpoint: Outpoint;
-  ownerId: string;
-}
-
-function newMutableTransaction(tx: Transaction): MutableTransaction {
-  return {
-    tx,
-    id: bytesToHex(txIdOf(tx)),
-    entries: tx.inputs.map(() => undefined),
-    computeMass: txComputeMassOf(tx),
-    transientMass: transientMass(tx),
-  };
-}
-
-/** The normalized mass under the mempool block limits at `daaScore` (storage counts once consensus has set it). */
-function massAt(mtx: MutableTransaction, config: MempoolConfig, daaScore: bigint): bigint {
-  return mempoolNormalizedMass(config, daaScore, { compute: mtx.computeMass, transient: mtx.transientMass, storage: mtx.tx.storageMass });
-}
-
-/** `MutableTransaction::calculated_feerate`: fee over the normalized mass at `daaScore`, once validated. */
-function feerateAt(mtx: MutableTransaction, config: MempoolConfig, daaScore: bigint): number | undefined {
-  return mtx.fee === undefined ? undefined : Number(mtx.fee) / Number(massAt(mtx, config, daaScore));
-}
-
-function isVerifiable(mtx: MutableTransaction): boolean {
-  return mtx.entries.every((entry) => entry !== undefined);
-}
-
-function frontierKeyOf(entry: PoolTransaction): FeerateKey {
-  const { mtx } = entry;
-  return feerateKey(mtx.id, mtx.fee ?? 0n, entry.mass, bytesToHex(mtx.tx.subnetworkId), mtx.tx.gas);
-}
-
-function estimatedTransactionBytes(mtx: MutableTransaction): number {
-  return Number(transactionEstimatedSerializedSize(mtx.tx));
-}
-
-/** utxo_set.rs: a pool output as an entry, carrying the covenant it is bound to. */
-function unacceptedEntry(output: TransactionOutput): UtxoEntry {
-  return {
-    amount: output.value,
-    scriptPublicKey: output.scriptPublicKey,
-    blockDaaScore: UNACCEPTED_DAA_SCORE,
-    isCoinbase: false,
-    ...(output.covenant ? { covenantId: output.covenant.covenantId } : {}),
-  };
-}
-
-function sameScript(a: ScriptPublicKey, b: ScriptPublicKey): boolean {
-  return a.version === b.version && equalBytes(a.script, b.script);
-}
-
-/** Edges between transactions of one pool, in both directions, by id. */
-class Edges {
-  private readonly edges = new Map<string, Set<string>>();
-
-  get(id: string): ReadonlySet<string> | undefined {
-    return this.edges.get(id);
-  }
-
-  add(from: string, to: string): void {
-    let set = this.edges.get(from);
-    if (!set) this.edges.set(from, (set = new Set()));
-    set.add(to);
-  }
-
-  delete(from: string, to: string): void {
-    const set = this.edges.get(from);
-    if (!set) return;
-    set.delete(to);
-    if (set.size === 0) this.edges.delete(from);
-  }
-
-  deleteAll(from: string): void {
-    this.edges.delete(from);
-  }
-}
-
-/** What the transaction and orphan pools share (model/pool.rs `Pool`). */
-abstract class Pool {
-  readonly all = new Map<string, PoolTransaction>();
-  protected readonly chained = new Edges();
-
-  has(id: string): boolean {
-    return this.all.has(id);
-  }
-
-  get size(): number {
-    return this.all.size;
-  }
-
-  parentIdsInPool(mtx: MutableTransaction): Set<string> {
-    const parents = new Set<string>();
-    for (const input of mtx.tx.inputs) {
-      const parentId = bytesToHex(input.previousOutpoint.transactionId);
-      if (this.all.has(parentId)) parents.add(parentId);
-    }
-    return parents;
-  }
-
-  /** Every in-pool descendant of `id`, breadth first; empty if `id` is not in this pool. */
-  redeemerIds(id: string): string[] {
-    if (!this.all.has(id)) return [];
-    const visited = new Set<string>();
-    const queue = [id];
-    for (let current = queue.shift(); current !== undefined; current = queue.shift()) {
-      for (const redeemer of this.chained.get(current) ?? []) {
-        if (this.all.has(redeemer) && !visited.has(redeemer)) {
-          visited.add(redeemer);
-          queue.push(redeemer);
-        }
-      }
-    }
-    return [...visited];
-  }
-}
-
-class TransactionsPool extends Pool {
-  private readonly parents = new Map<string, Set<string>>();
-  readonly ready = new Frontier();
-  private readonly spenders = new Map<string, string>();
-  estimatedSize = 0;
-  lastExpireScanDaaScore = 0n;
-
-  constructor(
-    private readonly config: MempoolConfig,
-    public lastExpireScanTime: number,
-  ) {
-    super();
-  }
-
-  add(mtx: MutableTransaction, priority: Priority, daaScore: bigint): PoolTransaction {
-    const entry: PoolTransaction = { mtx, priority, addedAtDaaScore: daaScore, mass: massAt(mtx, this.config, daaScore) };
-    const parents = this.parentIdsInPool(mtx);
-    this.parents.set(mtx.id, parents);
-    if (parents.size === 0) this.ready.insert(frontierKeyOf(entry));
-    for (const parent of parents) this.chained.add(parent, mtx.id);
-    for (const input of mtx.tx.inputs) this.spenders.set(outpointKey(input.previousOutpoint), mtx.id);
-    this.estimatedSize += estimatedTransactionBytes(mtx);
-    this.all.set(mtx.id, entry);
-    return entry;
-  }
-
-  remove(id: string): PoolTransaction {
-    for (const parent of this.parents.get(id) ?? []) this.chained.delete(parent, id);
-    for (const child of this.chained.get(id) ?? []) {
-      const childParents = this.parents.get(child);
-      if (!childParents) continue;
-      childParents.delete(id);
-      if (childParents.size === 0) this.ready.insert(frontierKeyOf(this.all.get(child)!));
-    }
-    this.parents.delete(id);
-    this.chained.deleteAll(id);
-    const removed = this.all.get(id);
-    if (!removed) throw ruleErrors.missingTransaction(id);
-    this.all.delete(id);
-    this.ready.remove(id);
-    for (const input of removed.mtx.tx.inputs) this.spenders.delete(outpointKey(input.previousOutpoint));
-    this.estimatedSize -= estimatedTransactionBytes(removed.mtx);
-    return removed;
-  }
-
-  spenderOf(outpoint: Outpoint): string | undefined {
-    return this.spenders.get(outpointKey(outpoint));
-  }
-
-  firstDoubleSpend(mtx: MutableTransaction): DoubleSpend | undefined {
-    for (const input of mtx.tx.inputs) {
-      const ownerId = this.spenderOf(input.previousOutpoint);
-      if (ownerId !== undefined && ownerId !== mtx.id) return { outpoint: input.previousOutpoint, ownerId };
-    }
-    return undefined;
-  }
-
-  /** The first conflicting outpoint of every pool transaction `mtx` double spends. */
-  doubleSpends(mtx: MutableTransaction): DoubleSpend[] {
-    const owners = new Set<string>();
-    const doubleSpends: DoubleSpend[] = [];
-    for (const input of mtx.tx.inputs) {
-      const ownerId = this.spenderOf(input.previousOutpoint);
-      if (ownerId !== undefined && ownerId !== mtx.id && !owners.has(ownerId)) {
-        owners.add(ownerId);
-        doubleSpends.push({ outpoint: input.previousOutpoint, ownerId });
-      }
-    }
-    return doubleSpends;
-  }
-
-  private hasRoomFor(transactionSize: number, removedCount = 0, removedSize = 0): boolean {
-    return (
-      this.size - removedCount < this.config.maximumTransactionCount &&
-      this.estimatedSize - removedSize + transactionSize <= this.config.mempoolSizeLimit
-    );
-  }
-
-  /**
-   * The low-priority ready transactions, lowest feerate first, to evict so `mtx` fits; never an ancestor of `mtx`.
-   * Throws when the pool is full of transactions that cannot or should not make way. `mtx`'s feerate is taken at
-   * the virtual DAA score, each candidate's at the score it entered at.
-   */
-  limitTransactionCount(mtx: MutableTransaction, transactionSize: number, virtualDaaScore: bigint): string[] {
-    if (this.hasRoomFor(transactionSize)) return [];
-    const threshold = feerateAt(mtx, this.config, virtualDaaScore) ?? 0;
-    const toRemove: string[] = [];
-    let removedSize = 0;
-    for (const key of this.ready.ascending()) {
-      const candidate = this.all.get(key.id)!;
-      if (candidate.priority !== 'low') continue;
-      const family = new Set([...this.redeemerIds(key.id), key.id]);
-      if (mtx.tx.inputs.some((input) => family.has(bytesToHex(input.previousOutpoint.transactionId)))) continue;
-      if ((feerateAt(candidate.mtx, this.config, candidate.addedAtDaaScore) ?? 0) > threshold) throw ruleErrors.mempoolIsFull();
-      toRemove.push(key.id);
-      removedSize += estimatedTransactionBytes(candidate.mtx);
-      if (this.hasRoomFor(transactionSize, toRemove.length, removedSize)) return toRemove;
-    }
-    throw ruleErrors.mempoolIsFull();
-  }
-}
-
-class OrphanPool extends Pool {
-  private readonly spenders = new Map<string, string>();
-  private lastExpireScan = 0n;
-
-  constructor(private readonly config: MempoolConfig) {
-    super();
-  }
-
-  /** The orphan spending `outpoint`. */
-  spenderOf(outpoint: Outpoint): PoolTransaction | undefined {
-    const id = this.spenders.get(outpointKey(outpoint));
-    return id === undefined ? undefined : this.all.get(id);
-  }
-
-  tryAdd(daaScore: bigint, mtx: MutableTransaction, priority: Priority): void {
-    if (this.config.maximumOrphanTransactionCount === 0) return;
-    if (this.all.has(mtx.id)) throw ruleErrors.duplicateOrphan(mtx.id);
-    const mass = mempoolNormalizedMass(this.config, daaScore, { compute: mtx.computeMass, transient: mtx.transientMass, storage: 0n });
-    const maximum = this.config.maximumOrphanTransactionNormalizedMass;
-    if (mass > maximum) throw ruleErrors.badOrphanMass(mass, maximum);
-    for (const input of mtx.tx.inputs) {
-      const other = this.spenderOf(input.previousOutpoint);
-      if (other && other.mtx.id !== mtx.id) throw ruleErrors.doubleSpendOrphan(mtx.id, other.mtx.id);
-    }
-    while (this.all.size + 1 > this.config.maximumOrphanTransactionCount) {
-      // kaspad evicts the first low-priority orphan its hash map yields, not the oldest.
-      const victim = [...this.all.values()].find((orphan) => orphan.priority === 'low');
-      if (!victim) throw ruleErrors.orphanPoolIsFull(this.all.size, this.config.maximumOrphanTransactionCount);
-      this.remove(victim.mtx.id, false);
-    }
-    this.add(daaScore, mtx, priority, mass);
-  }
-
-  private add(daaScore: bigint, mtx: MutableTransaction, priority: Priority, mass: bigint): void {
-    for (const input of mtx.tx.inputs) this.spenders.set(outpointKey(input.previousOutpoint), mtx.id);
-    for (const parent of this.parentIdsInPool(mtx)) this.chained.add(parent, mtx.id);
-    mtx.tx.outputs.forEach((_, index) => {
-      const child = this.spenderOf({ transactionId: hexToBytes(mtx.id), index });
-      if (child) this.chained.add(mtx.id, child.mtx.id);
-    });
-    this.all.set(mtx.id, { mtx, priority, addedAtDaaScore: daaScore, mass });
-  }
-
-  remove(id: string, removeRedeemers: boolean): PoolTransaction[] {
-    if (!this.all.has(id)) return [];
-    const ids = [id, ...(removeRedeemers ? this.redeemerIds(id) : [])];
-    return ids.map((orphanId) => this.removeSingle(orphanId));
-  }
-
-  private removeSingle(id: string): PoolTransaction {
-    const orphan = this.all.get(id);
-    if (!orphan) throw ruleErrors.missingOrphanTransaction(id);
-    this.all.delete(id);
-    for (const parent of this.parentIdsInPool(orphan.mtx)) this.chained.delete(parent, id);
-    this.chained.deleteAll(id);
-    let error: MempoolRuleError | undefined;
-    orphan.mtx.tx.inputs.forEach((input, index) => {
-      if (!this.spenders.delete(outpointKey(input.previousOutpoint))) {
-        error = ruleErrors.missingOrphanOutpoint(index, id, input.previousOutpoint);
-      }
-    });
-    if (error) throw error;
-    return orphan;
-  }
-
-  /**
-   * After a pool transaction left without its redeemers, orphans spending its outputs lose those entries. With its
-   * redeemers, kaspad (`update_orphans_after_transaction_removed`) looks the redeemers up among the orphans by the
-   * removed transaction's id, which is never an orphan's, so no orphan changes.
-   */
-  updateAfterTransactionRemoved(removed: PoolTransaction, removeRedeemers: boolean): void {
-    if (removeRedeemers) return;
-    const removedId = removed.mtx.id;
-    removed.mtx.tx.outputs.forEach((_, index) => {
-      const orphan = this.spenderOf({ transactionId: hexToBytes(removedId), index });
-      if (!orphan) return;
-      orphan.mtx.tx.inputs.forEach((input, inputIndex) => {
-        if (bytesToHex(input.previousOutpoint.transactionId) === removedId) orphan.mtx.entries[inputIndex] = undefined;
-      });
-    });
-  }
-
-  expireLowPriority(daaScore: bigint): void {
-    if (daaScore < this.lastExpireScan + this.config.orphanExpireScanIntervalDaaScore) return;
-    const expired = [...this.all.values()].filter(
-      (orphan) => orphan.priority === 'low' && daaScore > orphan.addedAtDaaScore + this.config.orphanExpireIntervalDaaScore,
-    );
-    for (const orphan of expired) this.remove(orphan.mtx.id, false);
-    this.lastExpireScan = daaScore;
-  }
-}
-
-/** Ids of transactions seen in blocks, with the block's DAA score, forgotten after a while. */
-class AcceptedTransactions {
-  private readonly accepted = new Map<string, bigint>();
-  private lastExpireScanDaaScore = 0n;
-
-  constructor(
-    private readonly config: MempoolConfig,
-    private lastExpireScanTime: number,
-  ) {}
-
-  add(id: string, daaScore: bigint): void {
-    this.accepted.set(id, daaScore);
-  }
-
-  has(id: string): boolean {
-    return this.accepted.has(id);
-  }
-
-  remove(id: string): void {
-    this.accepted.delete(id);
-  }
-
-  expire(daaScore: bigint, now: number): void {
-    if (
-      daaScore < this.lastExpireScanDaaScore + this.config.acceptedTransactionExpireScanIntervalDaaScore ||
-      now < this.lastExpireScanTime + this.config.acceptedTransactionExpireScanIntervalMilliseconds
-    ) {
-      return;
-    }
-    for (const [id, acceptedAt] of this.accepted) {
-      if (daaScore > acceptedAt + this.config.acceptedTransactionExpireIntervalDaaScore) this.accepted.delete(id);
-    }
-    this.lastExpireScanDaaScore = daaScore;
-    this.lastExpireScanTime = now;
-  }
-}
-
-/** Orders transactions so that every in-set parent comes before its children. */
-function topologicalOrder<T extends { mtx: MutableTransaction }>(items: readonly T[]): T[] {
-  const byId = new Map(items.map((item) => [item.mtx.id, item]));
-  const visited = new Set<string>();
-  const ordered: T[] = [];
-  for (const root of items) {
-    if (visited.has(root.mtx.id)) continue;
-    visited.add(root.mtx.id);
-    const stack: { item: T; nextInput: number }[] = [{ item: root, nextInput: 0 }];
-    while (stack.length > 0) {
-      const frame = stack[stack.length - 1]!;
-      const input = frame.item.mtx.tx.inputs[frame.nextInput++];
-      if (!input) {
-        ordered.push(frame.item);
-        stack.pop();
-        continue;
-      }
-      const parent = byId.get(bytesToHex(input.previousOutpoint.transactionId));
-      if (parent && !visited.has(parent.mtx.id)) {
-        visited.add(parent.mtx.id);
-        stack.push({ item: parent, nextInput: 0 });
-      }
-    }
-  }
-  return ordered;
-}
-
 interface PostValidation {
   accepted?: PoolTransaction;
   removed?: Transaction;
@@ -554,29 +127,39 @@ export class Mempool {
   private readonly utxoView: VirtualUtxoView;
   private readonly clock: MempoolClock;
   private readonly random: RandomSource;
-  private readonly coinbaseMaturity: bigint;
-  private readonly secp256k1: Secp256k1Backend | undefined;
   private readonly pool: TransactionsPool;
   private readonly orphans: OrphanPool;
   private readonly acceptedTransactions: AcceptedTransactions;
+  private readonly validateInConsensus: ConsensusValidation;
+  private readonly replaceByFee: ReplaceByFee;
 
   constructor(options: CreateMempoolOptions) {
     this.config = defaultMempoolConfig(options.params, options.config);
     this.utxoView = options.utxoView;
     this.clock = options.clock ?? { now: () => Date.now() };
     this.random = options.random ?? Math.random;
-    this.coinbaseMaturity = BigInt(options.params.coinbaseMaturity);
-    this.secp256k1 = options.secp256k1;
     this.pool = new TransactionsPool(this.config, this.clock.now());
     this.orphans = new OrphanPool(this.config);
     this.acceptedTransactions = new AcceptedTransactions(this.config, this.clock.now());
+    this.validateInConsensus = createConsensusValidation({
+      utxoView: this.utxoView,
+      config: this.config,
+      coinbaseMaturity: BigInt(options.params.coinbaseMaturity),
+      secp256k1: options.secp256k1,
+    });
+    this.replaceByFee = new ReplaceByFee(
+      this.pool,
+      this.config,
+      () => this.utxoView.virtualDaaScore(),
+      (id, removeRedeemers) => this.removeTransaction(id, removeRedeemers),
+    );
   }
 
   /** Validates `tx` and adds it to the pool (or, with `allowOrphan`, the orphan pool); throws MempoolRuleError. */
   submitTransaction(tx: Transaction, options: SubmitOptions = {}): SubmitResult {
     const { allowOrphan = false, rbfPolicy = 'forbidden', priority = 'high' } = options;
     const mtx = this.preValidate(tx);
-    const feerateThreshold = this.replaceByFeeConstraint(mtx, rbfPolicy);
+    const feerateThreshold = this.replaceByFee.constraint(mtx, rbfPolicy);
     this.populateFromPool(mtx);
     const validationError = this.validateInConsensus(mtx, feerateThreshold);
     const post = this.postValidateAndInsert(mtx, validationError, priority, allowOrphan, rbfPolicy);
@@ -651,7 +234,7 @@ export class Mempool {
     for (const { mtx } of topologicalOrder(highPriority)) {
       if (this.acceptedTransactions.has(mtx.id) || !this.pool.has(mtx.id)) continue;
       // An impossible outpoint cannot occur for a transaction admitted to the pool; it would fall through as missing.
-      const { entries } = this.entriesFromPool(mtx.tx);
+      const { entries } = this.pool.entriesFromPool(mtx.tx);
       if (entries.every((entry) => entry !== undefined)) valid.push(mtx.id);
       else toResolve.push({ id: mtx.id, entries });
     }
@@ -711,9 +294,9 @@ export class Mempool {
   getEntry(id: Hash | string, query: TransactionQuery = 'transactions'): MempoolEntry | undefined {
     const key = typeof id === 'string' ? id : bytesToHex(id);
     const inPool = query !== 'orphans' ? this.pool.all.get(key) : undefined;
-    if (inPool) return this.entryOf(inPool, false);
+    if (inPool) return mempoolEntryOf(inPool, false);
     const orphan = query !== 'transactions' ? this.orphans.all.get(key) : undefined;
-    return orphan ? this.entryOf(orphan, true) : undefined;
+    return orphan ? mempoolEntryOf(orphan, true) : undefined;
   }
 
   has(id: Hash | string, query: TransactionQuery = 'transactions'): boolean {
@@ -723,8 +306,8 @@ export class Mempool {
   /** Pool transactions first, then orphans. */
   getEntries(query: TransactionQuery = 'transactions'): MempoolEntry[] {
     const entries: MempoolEntry[] = [];
-    if (query !== 'orphans') for (const entry of this.pool.all.values()) entries.push(this.entryOf(entry, false));
-    if (query !== 'transactions') for (const entry of this.orphans.all.values()) entries.push(this.entryOf(entry, true));
+    if (query !== 'orphans') for (const entry of this.pool.all.values()) entries.push(mempoolEntryOf(entry, false));
+    if (query !== 'transactions') for (const entry of this.orphans.all.values()) entries.push(mempoolEntryOf(entry, true));
     return entries;
   }
 
@@ -732,15 +315,7 @@ export class Mempool {
    * One result per distinct script (in the order given), even when empty, as `getMempoolEntriesByAddresses` answers.
    */
   getEntriesByScriptPublicKeys(scriptPublicKeys: readonly ScriptPublicKey[], query: TransactionQuery = 'transactions'): MempoolEntriesByScriptPublicKey[] {
-    const distinct = scriptPublicKeys.filter(
-      (spk, index) => scriptPublicKeys.findIndex((other) => sameScript(other, spk)) === index,
-    );
-    const entries = this.getEntries(query);
-    return distinct.map((scriptPublicKey) => ({
-      scriptPublicKey,
-      sending: entries.filter((entry) => entry.spentEntries.some((spent) => spent && sameScript(spent.scriptPublicKey, scriptPublicKey))),
-      receiving: entries.filter((entry) => entry.transaction.outputs.some((output) => sameScript(output.scriptPublicKey, scriptPublicKey))),
-    }));
+    return entriesByScriptPublicKeys(this.getEntries(query), scriptPublicKeys);
   }
 
   transactionCount(query: TransactionQuery = 'transactions'): number {
@@ -770,7 +345,7 @@ export class Mempool {
    * consensus's.
    */
   selectTransactionsForTemplate(policy: TemplatePolicy = this.templatePolicy()): MempoolEntry[] {
-    return this.pool.ready.select(policy, this.random).map((key) => this.entryOf(this.pool.all.get(key.id)!, false));
+    return this.pool.ready.select(policy, this.random).map((key) => mempoolEntryOf(this.pool.all.get(key.id)!, false));
   }
 
   feeEstimate(): FeerateEstimations {
@@ -784,23 +359,6 @@ export class Mempool {
   /** Network block mass per second, as `getFeeEstimateExperimental` reports it. */
   networkMassPerSecond(): bigint {
     return BigInt(this.config.networkBlocksPerSecond) * TEMPLATE_MASS_BUDGET;
-  }
-
-  private entryOf(entry: PoolTransaction, isOrphan: boolean): MempoolEntry {
-    const { mtx } = entry;
-    return {
-      transactionId: hexToBytes(mtx.id),
-      transaction: mtx.tx,
-      fee: mtx.fee ?? 0n,
-      isOrphan,
-      computeMass: mtx.computeMass,
-      transientMass: mtx.transientMass,
-      storageMass: mtx.tx.storageMass,
-      mass: entry.mass,
-      priority: entry.priority,
-      addedAtDaaScore: entry.addedAtDaaScore,
-      spentEntries: [...mtx.entries],
-    };
   }
 
   private checkUnaccepted(mtx: MutableTransaction): void {
@@ -822,62 +380,13 @@ export class Mempool {
     return mtx;
   }
 
-  /** Entries of the inputs spending pool transactions; `impossible` names an output index its parent lacks. */
-  private entriesFromPool(tx: Transaction): { entries: (UtxoEntry | undefined)[]; impossible: boolean } {
-    let impossible = false;
-    const entries = tx.inputs.map((input) => {
-      const parent = this.pool.all.get(bytesToHex(input.previousOutpoint.transactionId));
-      if (!parent) return undefined;
-      const output = parent.mtx.tx.outputs[input.previousOutpoint.index];
-      if (!output) impossible = true;
-      return output && unacceptedEntry(output);
-    });
-    return { entries, impossible };
-  }
-
   /** `populate_mempool_entries`. */
   private populateFromPool(mtx: MutableTransaction): void {
-    const { entries, impossible } = this.entriesFromPool(mtx.tx);
+    const { entries, impossible } = this.pool.entriesFromPool(mtx.tx);
     if (impossible) throw ruleErrors.impossibleOutpoint();
     entries.forEach((entry, index) => {
       if (entry) mtx.entries[index] = entry;
     });
-  }
-
-  /** `validate_mempool_transaction`: null on success (fee and storage mass are then set), else the rejection. */
-  private validateInConsensus(mtx: MutableTransaction, feerateThreshold: number | undefined): MempoolRuleError | null {
-    try {
-      const toccata = isToccataActive(this.config, this.utxoView.virtualDaaScore());
-      validateTransactionInIsolation(mtx.tx, transactionLimits(toccata), { toccata });
-      validateTransactionInHeaderContext(mtx.tx, this.utxoView.virtualDaaScore(), this.utxoView.virtualPastMedianTime());
-      let missing = false;
-      mtx.tx.inputs.forEach((input, index) => {
-        if (mtx.entries[index]) return;
-        const entry = this.utxoView.getUtxo(input.previousOutpoint);
-        if (entry) mtx.entries[index] = entry;
-        else missing = true;
-      });
-      if (missing) {
-        throw new TxRuleError('MissingTxOutpoints', 'outpoints corresponding to some transaction inputs are missing from current utxo context');
-      }
-      const entries = mtx.entries as UtxoEntry[];
-      const storageMass = transactionStorageMass(mtx.tx, entries);
-      if (storageMass === null) throw new TxRuleError('MassIncomputable', 'contextual mass (including storage mass) is incomputable');
-      mtx.tx = { ...mtx.tx, storageMass };
-      mtx.fee = validatePopulatedTransaction(mtx.tx, entries, {
-        povDaaScore: this.utxoView.virtualDaaScore(),
-        coinbaseMaturity: this.coinbaseMaturity,
-        secp256k1: this.secp256k1,
-        toccata,
-        ...(feerateThreshold === undefined
-          ? {}
-          : { feerateThreshold: { mass: massAt(mtx, this.config, this.utxoView.virtualDaaScore()), threshold: feerateThreshold } }),
-      });
-      return null;
-    } catch (error) {
-      if (error instanceof TxRuleError) return mempoolErrorFromTxRule(error, mtx.id);
-      throw error;
-    }
   }
 
   private postValidateAndInsert(
@@ -892,7 +401,7 @@ export class Mempool {
     const daaScore = this.utxoView.virtualDaaScore();
     if (validationError?.kind === 'RejectMissingOutpoint') {
       if (!allowOrphan) throw ruleErrors.disallowedOrphan(mtx.id);
-      this.checkReplaceByFeePolicy(mtx, rbfPolicy);
+      this.replaceByFee.checkPolicy(mtx, rbfPolicy);
       this.orphans.tryAdd(daaScore, mtx, priority);
       return {};
     }
@@ -908,7 +417,7 @@ export class Mempool {
       const reason = nonStandardReasonInContext(mtx.tx, mtx.entries as UtxoEntry[], facts, this.config, daaScore);
       if (reason !== null) throw ruleErrors.nonStandard(mtx.id, reason);
     }
-    const removed = this.executeReplaceByFee(mtx, rbfPolicy);
+    const removed = this.replaceByFee.execute(mtx, rbfPolicy);
     const size = estimatedTransactionBytes(mtx);
     for (const id of this.pool.limitTransactionCount(mtx, size, daaScore)) {
       this.removeTransaction(id, true);
@@ -916,72 +425,6 @@ export class Mempool {
     }
     const accepted = this.pool.add(mtx, priority, daaScore);
     return removed ? { accepted, removed } : { accepted };
-  }
-
-  /**
-   * The feerate of the pool transaction behind a double spend (a double-spend error if it has none), under the mass
-   * limits at the virtual DAA score, the same measure the replacement gets.
-   */
-  private ownerFeerate(doubleSpend: DoubleSpend): number {
-    const owner = this.pool.all.get(doubleSpend.ownerId);
-    const feerate = owner && feerateAt(owner.mtx, this.config, this.utxoView.virtualDaaScore());
-    if (feerate === undefined) throw ruleErrors.doubleSpendInMempool(doubleSpend.outpoint, doubleSpend.ownerId);
-    return feerate;
-  }
-
-  /** The feerate a replacement must beat, checking every condition of the policy but the feerate itself. */
-  private replaceByFeeConstraint(mtx: MutableTransaction, rbfPolicy: RbfPolicy): number | undefined {
-    switch (rbfPolicy) {
-      case 'forbidden': {
-        const doubleSpend = this.pool.firstDoubleSpend(mtx);
-        if (doubleSpend) throw ruleErrors.doubleSpendInMempool(doubleSpend.outpoint, doubleSpend.ownerId);
-        return undefined;
-      }
-      case 'allowed': {
-        const doubleSpends = this.pool.doubleSpends(mtx);
-        if (doubleSpends.length === 0) return undefined;
-        return Math.max(0, ...doubleSpends.map((doubleSpend) => this.ownerFeerate(doubleSpend)));
-      }
-      case 'mandatory': {
-        const doubleSpends = this.pool.doubleSpends(mtx);
-        if (doubleSpends.length === 0) throw ruleErrors.rbfNoDoubleSpend();
-        if (doubleSpends.length > 1) throw ruleErrors.rbfTooManyDoubleSpendingTransactions();
-        return this.ownerFeerate(doubleSpends[0]!);
-      }
-    }
-  }
-
-  /**
-   * `validate_replace_by_fee_policy_constraints`, for orphans: the conditions of the policy without feerates, which an
-   * orphan does not have yet.
-   */
-  private checkReplaceByFeePolicy(mtx: MutableTransaction, rbfPolicy: RbfPolicy): void {
-    if (rbfPolicy === 'allowed') return;
-    this.replaceByFeeConstraint(mtx, rbfPolicy);
-  }
-
-  /** Checks the replaced transactions' feerates, then removes them with their descendants. */
-  private executeReplaceByFee(mtx: MutableTransaction, rbfPolicy: RbfPolicy): Transaction | undefined {
-    if (rbfPolicy === 'forbidden') {
-      const doubleSpend = this.pool.firstDoubleSpend(mtx);
-      if (doubleSpend) throw ruleErrors.doubleSpendInMempool(doubleSpend.outpoint, doubleSpend.ownerId);
-      return undefined;
-    }
-    const doubleSpends = this.pool.doubleSpends(mtx);
-    if (rbfPolicy === 'mandatory') {
-      if (doubleSpends.length === 0) throw ruleErrors.rbfNoDoubleSpend();
-      if (doubleSpends.length > 1) throw ruleErrors.rbfTooManyDoubleSpendingTransactions();
-    }
-    if (doubleSpends.length === 0) return undefined;
-    const feerate = feerateAt(mtx, this.config, this.utxoView.virtualDaaScore());
-    for (const doubleSpend of doubleSpends) {
-      if (feerate === undefined || !(feerate > this.ownerFeerate(doubleSpend))) {
-        throw ruleErrors.doubleSpendInMempool(doubleSpend.outpoint, doubleSpend.ownerId);
-      }
-    }
-    const replaced = this.pool.all.get(doubleSpends[0]!.ownerId)!.mtx.tx;
-    for (const doubleSpend of doubleSpends) this.removeTransaction(doubleSpend.ownerId, true);
-    return replaced;
   }
 
   /** Fills the orphans' inputs that `tx` creates and takes out of the orphan pool those now complete. */
@@ -1000,7 +443,7 @@ export class Mempool {
       try {
         const [removed] = this.orphans.remove(orphan.mtx.id, false);
         this.checkUnaccepted(removed!.mtx);
-        this.checkReplaceByFeePolicy(removed!.mtx, removed!.priority === 'high' ? 'forbidden' : 'allowed');
+        this.replaceByFee.checkPolicy(removed!.mtx, removed!.priority === 'high' ? 'forbidden' : 'allowed');
         unorphaned.push(removed!);
       } catch (error) {
         if (!(error instanceof MempoolRuleError)) throw error;
