@@ -28,16 +28,32 @@
  * hash rate, so the node keeps seeing the configured block rate. `minBlocksMissed` stretches a partition until that
  * many blocks went by, so reds come even when the block rate sags; `maxHeldBlocks` caps how many of its finds a dark
  * miner delivers: once it holds that many it stops hashing.
+ *
+ * The schedule of partitions is partition-schedule.ts, a template being hashed with its nonce position miner-work.ts,
+ * and the counts stats() reports swarm-stats.ts; this file keeps the swarm itself, whose timers, templates and
+ * partitions all act on the same per-miner state.
  */
 import { utf8ToBytes } from '@noble/hashes/utils.js';
-import { equalBytes } from '../../kaspa/bytes';
 import { headerHash, prePowHash } from '../../kaspa/header';
-import { PowState, type PowMatrixCache } from '../../kaspa/pow';
-import type { Hash, Header, Transaction } from '../../kaspa/types';
-import type { RpcAddress, RpcRawBlock, SubmitBlockRejectReason } from '../../rpc/types';
+import type { PowMatrixCache } from '../../kaspa/pow';
+import type { Hash, Header } from '../../kaspa/types';
+import type { RpcAddress, RpcRawBlock } from '../../rpc/types';
 import { bitsForExpectedHashesPerBlock, type Block } from '../consensus/genesis';
 import { blockToRpcSubmission, headerFromRpc } from '../../rpc/convert-block';
-import { transactionFromRpc, type RpcCaller } from '../../rpc/convert-transaction';
+import type { RpcCaller } from '../../rpc/convert-transaction';
+import { MinerWork } from './miner-work';
+import { nextPartition, type Partition, type PartitionSchedule } from './partition-schedule';
+import { newMinerStats, swarmStats, type BlockRejection, type MinerStats, type SwarmStats } from './swarm-stats';
+
+export {
+  DEFAULT_PARTITION_DURATION_MS,
+  DEFAULT_PARTITION_GAP_MS,
+  DEFAULT_PARTITION_MAX_HELD_BLOCKS,
+  nextPartition,
+  type Partition,
+  type PartitionSchedule,
+} from './partition-schedule';
+export type { BlockRejection, MinerStats, SwarmStats } from './swarm-stats';
 
 /**
  * Compact bits whose target takes `expectedHashesPerBlock` hashes on average: target = 2^256 / expected − 1, clamped
@@ -88,8 +104,6 @@ export interface NetworkDelay {
   max: number;
 }
 
-export type BlockRejection = SubmitBlockRejectReason | 'rpcError';
-
 export type MinerEvent =
   | { type: 'template'; miner: string; at: number; header: Header }
   | { type: 'found'; miner: string; at: number; hash: Hash; block: Block }
@@ -97,59 +111,6 @@ export type MinerEvent =
   | { type: 'error'; miner: string; at: number; method: 'getBlockTemplate' | 'submitBlock'; error: unknown }
   | { type: 'partitioned'; miner: string; at: number; durationMs: number }
   | { type: 'reconnected'; miner: string; at: number; heldBlocks: number };
-
-export interface PartitionSchedule {
-  /** Milliseconds from the start (or the previous partition's end) to the next partition, drawn uniformly. */
-  gapMs: { min: number; max: number };
-  /** How long a partition lasts, drawn uniformly. */
-  durationMs: { min: number; max: number };
-  /**
-   * A partition also lasts until the node has announced this many blocks meanwhile (up to three times its drawn
-   * duration), so its blocks get an anticone larger than k even when blocks come slower than planned. Default 0.
-   */
-  minBlocksMissed?: number;
-  /**
-   * Blocks a dark miner keeps for delivery; later finds are discarded (stale work, as a real miner's blocks on a
-   * superseded template are). All held blocks share the stale template's parents, so a cap keeps the burst of reds
-   * a partition causes plausible. Default: no cap.
-   */
-  maxHeldBlocks?: number;
-  /** Uniform in [0, 1): the gaps, the durations and which miner goes dark; seed it for a reproducible schedule. */
-  random: () => number;
-}
-
-export interface Partition {
-  /** Index into the swarm's miners. */
-  miner: number;
-  /** Milliseconds after the previous partition ended (or the swarm started). */
-  startsAfterMs: number;
-  durationMs: number;
-}
-
-/**
- * About once a minute, one miner dark for 15–25 s: long enough for its blocks to be red at k = 124 and 10 blocks/s
- * (more than k blues in their anticone), short and rare enough that the rate lost meanwhile is a few percent, which
- * the difficulty adjustment makes up.
- */
-export const DEFAULT_PARTITION_GAP_MS: Readonly<{ min: number; max: number }> = Object.freeze({ min: 30_000, max: 90_000 });
-export const DEFAULT_PARTITION_DURATION_MS: Readonly<{ min: number; max: number }> = Object.freeze({ min: 15_000, max: 25_000 });
-/** Room in one parent list of the template that merges them (maxBlockParents is 16; the other tips need some too). */
-export const DEFAULT_PARTITION_MAX_HELD_BLOCKS = 12;
-
-function requireRange(range: { min: number; max: number }, what: string): void {
-  requireNonNegative(range.min, `${what}.min`);
-  requireNonNegative(range.max, `${what}.max`);
-  if (range.min > range.max) throw new RangeError(`${what}.min must not exceed ${what}.max`);
-}
-
-/** The next partition of a schedule over `minerCount` miners (draws three numbers from the schedule's random). */
-export function nextPartition(schedule: PartitionSchedule, minerCount: number): Partition {
-  const { gapMs, durationMs, random } = schedule;
-  const startsAfterMs = gapMs.min + random() * (gapMs.max - gapMs.min);
-  const duration = durationMs.min + random() * (durationMs.max - durationMs.min);
-  const miner = Math.min(minerCount - 1, Math.floor(random() * minerCount));
-  return { miner, startsAfterMs, durationMs: duration };
-}
 
 export interface MinerSwarmOptions {
   rpc: RpcCaller;
@@ -172,38 +133,6 @@ export interface MinerSwarmOptions {
   onEvent?: (event: MinerEvent) => void;
 }
 
-export interface MinerStats {
-  name: string;
-  hashesPerSecond: number;
-  hashes: number;
-  /** Budgeted hashes given up because the backlog exceeded `maxBacklogMs` (the timer ran late or CPU fell short). */
-  hashesDropped: number;
-  templates: number;
-  templateErrors: number;
-  blocksFound: number;
-  blocksAccepted: number;
-  blocksRejected: Partial<Record<BlockRejection, number>>;
-  /** Partitions this miner went through (the current one included). */
-  partitions: number;
-  /** Blocks found while partitioned and submitted on reconnecting. */
-  blocksHeld: number;
-  /** Blocks found while partitioned beyond `maxHeldBlocks`, never submitted. */
-  blocksDiscarded: number;
-}
-
-export interface SwarmStats {
-  running: boolean;
-  /** Time spent running, over all start/stop cycles. */
-  runningMs: number;
-  hashes: number;
-  measuredHashesPerSecond: number;
-  blocksFound: number;
-  blocksAccepted: number;
-  blocksRejected: Partial<Record<BlockRejection, number>>;
-  partitions: number;
-  miners: MinerStats[];
-}
-
 export interface MinerSwarm {
   readonly running: boolean;
   start(): void;
@@ -220,21 +149,11 @@ export const DEFAULT_TEMPLATE_REFRESH_MS = 1_000;
 export const DEFAULT_MAX_HASHES_PER_TICK = 250;
 export const DEFAULT_MAX_BACKLOG_MS = 1_000;
 
-interface Work {
-  header: Header;
-  /** The template's transactions, decoded only when a block is found: most templates are superseded unsolved. */
-  transactions: () => Transaction[];
-  prePowHash: Hash;
-  pow: PowState;
-  nonceLow: number;
-  nonceHigh: number;
-}
-
 interface MinerState {
   readonly config: MinerConfig;
   readonly delay: NetworkDelay;
   readonly stats: MinerStats;
-  work: Work | null;
+  work: MinerWork | null;
   /** Hashes earned and not yet done (fractional; at most maxBacklogMs worth). */
   budget: number;
   fetching: boolean;
@@ -248,24 +167,21 @@ interface MinerState {
   missed: number;
 }
 
-const U32 = 0x1_0000_0000;
 const PARTITION_RECHECK_MS = 250;
 
 function requireNonNegative(value: number, what: string): void {
   if (!(Number.isFinite(value) && value >= 0)) throw new RangeError(`${what} must be a finite number ≥ 0, got ${value}`);
 }
 
-function requireDelay(delay: NetworkDelay): NetworkDelay {
-  requireNonNegative(delay.min, 'networkDelayMs.min');
-  requireNonNegative(delay.max, 'networkDelayMs.max');
-  if (delay.min > delay.max) throw new RangeError('networkDelayMs.min must not exceed networkDelayMs.max');
-  return { ...delay };
+function requireRange(range: { min: number; max: number }, what: string): void {
+  requireNonNegative(range.min, `${what}.min`);
+  requireNonNegative(range.max, `${what}.max`);
+  if (range.min > range.max) throw new RangeError(`${what}.min must not exceed ${what}.max`);
 }
 
-function addTally(into: Partial<Record<BlockRejection, number>>, from: Partial<Record<BlockRejection, number>>): void {
-  for (const [reason, count] of Object.entries(from) as [BlockRejection, number][]) {
-    into[reason] = (into[reason] ?? 0) + count;
-  }
+function requireDelay(delay: NetworkDelay): NetworkDelay {
+  requireRange(delay, 'networkDelayMs');
+  return { ...delay };
 }
 
 class Swarm implements MinerSwarm {
@@ -337,20 +253,7 @@ class Swarm implements MinerSwarm {
     this.miners = options.miners.map((config) => ({
       config: { ...config },
       delay: requireDelay(config.networkDelayMs ?? swarmDelay),
-      stats: {
-        name: config.name,
-        hashesPerSecond: config.hashesPerSecond,
-        hashes: 0,
-        hashesDropped: 0,
-        templates: 0,
-        templateErrors: 0,
-        blocksFound: 0,
-        blocksAccepted: 0,
-        blocksRejected: {},
-        partitions: 0,
-        blocksHeld: 0,
-        blocksDiscarded: 0,
-      },
+      stats: newMinerStats(config.name, config.hashesPerSecond),
       work: null,
       budget: 0,
       fetching: false,
@@ -418,30 +321,7 @@ class Swarm implements MinerSwarm {
 
   stats(): SwarmStats {
     const runningMs = this.runningMsBefore + (this.isRunning ? this.timers.now() - this.startedAt : 0);
-    const miners = this.miners.map((miner) => ({ ...miner.stats, blocksRejected: { ...miner.stats.blocksRejected } }));
-    const blocksRejected: Partial<Record<BlockRejection, number>> = {};
-    let hashes = 0;
-    let blocksFound = 0;
-    let blocksAccepted = 0;
-    let partitions = 0;
-    for (const miner of miners) {
-      partitions += miner.partitions;
-      hashes += miner.hashes;
-      blocksFound += miner.blocksFound;
-      blocksAccepted += miner.blocksAccepted;
-      addTally(blocksRejected, miner.blocksRejected);
-    }
-    return {
-      running: this.isRunning,
-      runningMs,
-      hashes,
-      measuredHashesPerSecond: runningMs > 0 ? (hashes * 1000) / runningMs : 0,
-      blocksFound,
-      blocksAccepted,
-      blocksRejected,
-      partitions,
-      miners,
-    };
+    return swarmStats(this.isRunning, runningMs, this.miners.map((miner) => miner.stats));
   }
 
   private networkDelay(miner: MinerState): number {
@@ -558,21 +438,9 @@ class Swarm implements MinerSwarm {
   private hash(miner: MinerState, count: number, now: number): number {
     const work = miner.work;
     if (work === null) return 0;
-    const pow = work.pow;
-    let low = work.nonceLow;
-    let high = work.nonceHigh;
-    let done = 0;
-    let found = false;
-    while (done < count && !found) {
-      found = pow.checkPowWords(low, high);
-      done++;
-      if (found) this.found(miner, work, (BigInt(high) << 32n) | BigInt(low), now);
-      low = (low + 1) >>> 0;
-      if (low === 0) high = (high + 1) >>> 0;
-    }
+    const { done, nonce } = work.hash(count);
+    if (nonce !== undefined) this.found(miner, work, nonce, now);
     miner.stats.hashes += done;
-    work.nonceLow = low;
-    work.nonceHigh = high;
     return done;
   }
 
@@ -580,8 +448,8 @@ class Swarm implements MinerSwarm {
    * Like a real miner, keeps hashing the same template until a new one arrives (so a slow network can make it
    * compete with its own block): the configured hash rate is always spent.
    */
-  private found(miner: MinerState, work: Work, nonce: bigint, now: number): void {
-    const block: Block = { header: { ...work.header, nonce }, transactions: work.transactions() };
+  private found(miner: MinerState, work: MinerWork, nonce: bigint, now: number): void {
+    const block = work.block(nonce);
     const hash = headerHash(block.header);
     miner.stats.blocksFound++;
     this.emit({ type: 'found', miner: miner.config.name, at: now, hash, block });
@@ -679,23 +547,8 @@ class Swarm implements MinerSwarm {
     const header = headerFromRpc(rpcBlock.header);
     const prePow = prePowHash(header);
     miner.stats.templates++;
-    const current = miner.work;
-    if (
-      current !== null &&
-      equalBytes(current.prePowHash, prePow) &&
-      current.header.timestamp === header.timestamp
-    ) {
-      return;
-    }
-    let transactions: Transaction[] | undefined;
-    miner.work = {
-      header,
-      transactions: () => (transactions ??= rpcBlock.transactions.map(transactionFromRpc)),
-      prePowHash: prePow,
-      pow: new PowState({ prePowHash: prePow, timestamp: header.timestamp, bits: header.bits, matrixCache: this.powMatrixCache }),
-      nonceLow: Math.floor(this.random() * U32) >>> 0,
-      nonceHigh: Math.floor(this.random() * U32) >>> 0,
-    };
+    if (miner.work?.hasPowInput(header, prePow)) return;
+    miner.work = new MinerWork(header, prePow, rpcBlock.transactions, this.random, this.powMatrixCache);
     this.emit({ type: 'template', miner: miner.config.name, at: this.timers.now(), header });
   }
 }
