@@ -21,8 +21,9 @@
  *   - mining/     miners with network delay and partitions, the bootstrap outputs of a new chain
  *   - traffic/    deterministic wallets (HD included), the payment, token and covenant traffic on its own thread
  *   - server/     the wRPC JSON server and kaspad's method handlers, notifications and process metrics
- * The top-level files assemble them: node.ts (the node), block-log.ts (persistence), worker.ts and main.ts (the
- * embedded and standalone entry points).
+ * The top-level files assemble them: node.ts (the node, with node-persistence.ts, node-block-flow.ts,
+ * in-process-rpc.ts and forced-reorg.ts), block-log.ts (persistence), worker.ts and main.ts (the embedded and
+ * standalone entry points).
  *
  * Callers talk to the node through the wRPC protocol (lib/rpc), exactly as they would to a real kaspad.
  */
