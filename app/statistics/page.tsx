@@ -30,7 +30,7 @@ export default async function StatisticsPage({ searchParams }: { searchParams: P
       <p className="max-w-3xl text-sm text-slate-600 dark:text-slate-400">
         What the chain did over time, from this explorer&apos;s index: its blocks, the transactions its selected chain
         accepted with their fees and mass, and how many addresses paid or were paid. A minute is a window of 600 DAA
-        scores; hours and days are UTC. The newest bar is still growing.
+        scores, shown once it is complete; hours and days are UTC, the newest still growing.
       </p>
       <StatisticsView interval={interval} initial={result.ok ? result.body.statistics : null} />
     </main>

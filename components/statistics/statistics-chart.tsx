@@ -33,7 +33,7 @@ function apply(parts: ChartParts, points: readonly StatisticsPoint[], palette: C
   );
 }
 
-/** One figure over time as bars (oldest left), the still-growing newest bar lighter. */
+/** One figure over time as bars (oldest left), an hour or day still growing lighter. */
 export function StatisticsChart({ label, unit, points }: { label: string; unit: string; points: StatisticsPoint[] }) {
   const container = useChart(build, apply, points);
   return (

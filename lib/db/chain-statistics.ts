@@ -1,6 +1,6 @@
 /**
  * The chain statistics (migration 13): per window of WINDOW_DAA_SCORES DAA scores, what its blocks did, computed
- * again from the index until the index is a window past it; per UTC hour the sum of the windows starting in it; and
+ * from the index once the index is a whole window past it; per UTC hour the sum of the windows starting in it; and
  * the reads by window, hour or day. Transactions are those the window's chain blocks accepted, coinbases apart; a
  * transaction's fee counts once every input's spent output is known (always, unless its history was pruned first).
  */
@@ -62,55 +62,46 @@ export async function statisticsRefreshRange(
   return { checkpointDaaScore: row.checkpoint, firstWindow: next > lowestWindow ? next : lowestWindow };
 }
 
-const ACCEPTED_IN_WINDOW = `
-  window_blocks AS (
-    SELECT hash, timestamp, is_chain_block FROM blocks WHERE daa_score >= $1 AND daa_score < $2
-  ), accepted AS (
-    SELECT a.transaction_id FROM window_blocks b JOIN transaction_acceptances a ON a.accepting_block_hash = b.hash
-    WHERE b.is_chain_block
-  )`;
-
 /**
- * Computes a window's row again from the index (none when it holds no block) and returns the hour it starts in.
- * Each part is recomputed from scratch, so reorganisations and repeated runs land on the same row.
+ * Computes a complete window's row from the index (none when it holds no block) and returns the hour it starts in.
+ * Each part is computed from scratch, so a repeated run lands on the same row. The window's blocks,
+ * then the ids its chain blocks accepted, are read first and passed on as arrays: every later read is a keyed lookup
+ * (PGlite runs queries on the server's thread and keeps no planner statistics, so a scan there stalls every request).
  */
-export async function refreshStatisticsWindow(db: Queryable, window: bigint, complete: boolean): Promise<bigint | null> {
-  const bounds = [window * WINDOW_DAA_SCORES, (window + 1n) * WINDOW_DAA_SCORES];
-  const { rows } = await db.query<{
-    blocks: number;
-    chain_blocks: number;
-    start_time: bigint | null;
-    end_time: bigint | null;
-    transactions: number;
-    mass: string;
-    fees: string;
-  }>(
-    `WITH ${ACCEPTED_IN_WINDOW}, paid AS (
-       SELECT t.mass,
-              (SELECT sum(i.previous_amount) -
-                        (SELECT coalesce(sum(o.amount), 0) FROM transaction_outputs o WHERE o.transaction_id = t.transaction_id)
-               FROM transaction_inputs i WHERE i.transaction_id = t.transaction_id
-               HAVING count(*) > 0 AND count(i.previous_amount) = count(*)) AS fee
-       FROM accepted JOIN transactions t USING (transaction_id)
-       WHERE t.subnetwork_id <> $3
-     )
-     SELECT (SELECT count(*) FROM window_blocks)::integer AS blocks,
-            (SELECT count(*) FROM window_blocks WHERE is_chain_block)::integer AS chain_blocks,
-            (SELECT min(timestamp) FROM window_blocks) AS start_time,
-            (SELECT max(timestamp) FROM window_blocks) AS end_time,
-            (SELECT count(*) FROM paid)::integer AS transactions,
-            (SELECT coalesce(sum(mass), 0) FROM paid) AS mass,
-            (SELECT coalesce(sum(fee), 0) FROM paid) AS fees`,
-    [...bounds, SUBNETWORK_ID_COINBASE],
+export async function refreshStatisticsWindow(db: Queryable, window: bigint): Promise<bigint | null> {
+  const { rows: blocks } = await db.query<{ hash: Uint8Array; timestamp: bigint; is_chain_block: boolean }>(
+    'SELECT hash, timestamp, is_chain_block FROM blocks WHERE daa_score >= $1 AND daa_score < $2',
+    [window * WINDOW_DAA_SCORES, (window + 1n) * WINDOW_DAA_SCORES],
   );
-  const figures = rows[0]!;
-  if (figures.start_time === null || figures.end_time === null) {
+  if (blocks.length === 0) {
     await db.query('DELETE FROM chain_statistics_windows WHERE window_index = $1', [window]);
     return null;
   }
+  const chainBlocks = blocks.filter((block) => block.is_chain_block).map((block) => block.hash);
+  const { rows: acceptedRows } = await db.query<{ transaction_id: Uint8Array }>(
+    'SELECT transaction_id FROM transaction_acceptances WHERE accepting_block_hash = ANY($1::bytea[])',
+    [chainBlocks],
+  );
+  const accepted = acceptedRows.map((row) => row.transaction_id);
+  const { rows } = await db.query<{ transactions: number; mass: string; fees: string }>(
+    `WITH accepted AS (SELECT unnest($1::bytea[]) AS transaction_id), paid AS (
+       SELECT t.transaction_id, t.mass FROM accepted JOIN transactions t USING (transaction_id) WHERE t.subnetwork_id <> $2
+     ), spent AS (
+       SELECT i.transaction_id, sum(i.previous_amount) AS amount FROM paid JOIN transaction_inputs i USING (transaction_id)
+       GROUP BY i.transaction_id HAVING count(i.previous_amount) = count(*)
+     ), created AS (
+       SELECT o.transaction_id, sum(o.amount) AS amount FROM paid JOIN transaction_outputs o USING (transaction_id)
+       GROUP BY o.transaction_id
+     )
+     SELECT (SELECT count(*) FROM paid)::integer AS transactions,
+            (SELECT coalesce(sum(mass), 0) FROM paid) AS mass,
+            (SELECT coalesce(sum(s.amount - coalesce(c.amount, 0)), 0) FROM spent s LEFT JOIN created c USING (transaction_id)) AS fees`,
+    [accepted, SUBNETWORK_ID_COINBASE],
+  );
+  const figures = rows[0]!;
   const rankMask = (1 << SKETCH_RANK_BITS) - 1;
   const { rows: registers } = await db.query<{ register: number; rank: number }>(
-    `WITH ${ACCEPTED_IN_WINDOW}, touched AS (
+    `WITH accepted AS (SELECT unnest($1::bytea[]) AS transaction_id), touched AS (
        SELECT o.address FROM accepted JOIN transaction_outputs o USING (transaction_id) WHERE o.address IS NOT NULL
        UNION
        SELECT i.previous_address FROM accepted JOIN transaction_inputs i USING (transaction_id)
@@ -119,8 +110,11 @@ export async function refreshStatisticsWindow(db: Queryable, window: bigint, com
      SELECT (h & ${REGISTERS - 1}) AS register,
             max(${SKETCH_RANK_BITS + 1} - length(ltrim(((h >> ${SKETCH_INDEX_BITS}) & ${rankMask})::bit(${SKETCH_RANK_BITS})::text, '0')))::integer AS rank
      FROM hashed GROUP BY 1`,
-    bounds,
+    [accepted],
   );
+  const timestamps = blocks.map((block) => block.timestamp);
+  const startTime = timestamps.reduce((low, time) => (time < low ? time : low));
+  const endTime = timestamps.reduce((high, time) => (time > high ? time : high));
   await db.query(
     `INSERT INTO chain_statistics_windows (window_index, start_time, end_time, blocks, chain_blocks, transactions, mass,
                                            fees, address_sketch, complete)
@@ -130,18 +124,18 @@ export async function refreshStatisticsWindow(db: Queryable, window: bigint, com
        mass = EXCLUDED.mass, fees = EXCLUDED.fees, address_sketch = EXCLUDED.address_sketch, complete = EXCLUDED.complete`,
     [
       window,
-      figures.start_time,
-      figures.end_time,
-      figures.blocks,
-      figures.chain_blocks,
+      startTime,
+      endTime,
+      blocks.length,
+      chainBlocks.length,
       figures.transactions,
       figures.mass,
       figures.fees,
       sketchOf(registers),
-      complete,
+      true,
     ],
   );
-  return (figures.start_time / HOUR_MS) * HOUR_MS;
+  return (startTime / HOUR_MS) * HOUR_MS;
 }
 
 /**

@@ -1,9 +1,10 @@
 /**
- * The statistics refresher: every interval, computes the chain statistics (lib/db/chain-statistics.ts) again for the
- * windows from the first one not yet complete up to the index's checkpoint, oldest first, at most `maxWindows` a run
+ * The statistics refresher: every interval, computes the chain statistics (lib/db/chain-statistics.ts) of the windows
+ * the index has completed since the last run (the checkpoint a whole window past them: the chain's reorganisations
+ * stay far shallower than a minute), oldest first, each once and in its own transaction, at most `maxWindows` a run
  * (a run that hit the bound runs again at once, so a long backlog is worked off without one long transaction), then
- * the hours those windows start in. A window is complete, never computed again, once the checkpoint is a whole window
- * past it: the chain's reorganisations stay far shallower than a minute. Each window commits on its own.
+ * the hours those windows start in. A window still open is not shown: on PGlite every query runs on the server's
+ * thread, and computing the open window again every interval cost a request stall each time.
  */
 import {
   recordStatisticsProgress,
@@ -48,18 +49,17 @@ export function createStatisticsRefresher(options: StatisticsRefresherOptions): 
   async function runOnce(): Promise<StatisticsRun> {
     const range = await statisticsRefreshRange(db, checkpointName);
     if (range === null) return { windows: 0, completeThrough: null };
-    const checkpointWindow = range.checkpointDaaScore / WINDOW_DAA_SCORES;
-    const last = range.firstWindow + maxWindows - 1n < checkpointWindow ? range.firstWindow + maxWindows - 1n : checkpointWindow;
+    const lastComplete = range.checkpointDaaScore / WINDOW_DAA_SCORES - 2n;
+    const last = range.firstWindow + maxWindows - 1n < lastComplete ? range.firstWindow + maxWindows - 1n : lastComplete;
     const hours = new Set<bigint>();
     let completeThrough: bigint | null = range.firstWindow - 1n;
     for (let window = range.firstWindow; window <= last; window++) {
-      const complete = window + 1n < checkpointWindow;
       const hour = await db.transaction(async (tx) => {
-        const started = await refreshStatisticsWindow(tx, window, complete);
-        if (complete) await recordStatisticsProgress(tx, window);
+        const started = await refreshStatisticsWindow(tx, window);
+        await recordStatisticsProgress(tx, window);
         return started;
       });
-      if (complete) completeThrough = window;
+      completeThrough = window;
       if (hour !== null) hours.add(hour);
       if (job.stopping) break;
     }

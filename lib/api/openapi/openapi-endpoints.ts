@@ -255,7 +255,7 @@ const INDEXED_ENDPOINTS: DocumentedEndpoint[] = [
         'rows are windows of 600 DAA scores (a minute at 10 blocks a second) with the timestamps of their first and ' +
         'last block; `hour` and `day` rows are UTC hours and days summing the windows that start in them. Active ' +
         'addresses are estimated from mergeable sketches (HyperLogLog, about 3% error), so a day counts an address ' +
-        'once. A row is `complete` once the index is a whole window past it; the newest is still growing. The figures ' +
+        'once. A minute is listed once the index is a whole window past it; an hour or a day is `complete` once a later minute is. The figures ' +
         'are kept beyond the history retention. An extension. ' +
         `\`limit\` is ${PAGE_LIMIT.min}..${PAGE_LIMIT.max} rows (default ${PAGE_LIMIT.default}).`,
       tag: INDEXED,
