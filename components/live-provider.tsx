@@ -3,6 +3,7 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { LiveDag, LiveEvent, LiveMempool } from '@/lib/web/live-types';
+import { createBlockStore, type BlockSnapshot, type BlockStore } from './block-store';
 import { resourceKey, resources } from '@/lib/web/resources';
 import { LIVE_STREAM_PATH } from '@/lib/web/urls';
 
@@ -11,7 +12,8 @@ import { LIVE_STREAM_PATH } from '@/lib/web/urls';
  * itself with exponential backoff, also when the connection goes quiet (the server samples the DAG every second, so
  * 10 s of silence means a dead connection), and it writes what it hears into React Query: `dagInfo` and `feeEstimate`
  * under their resource keys, the hub's extra figures under LIVE_DAG_KEY / LIVE_MEMPOOL_KEY. Components that want
- * the block and chain events subscribe with `useLiveEvents`.
+ * the block and chain events subscribe with `useLiveEvents`; `useRecentBlocks` reads the blocks it has heard so far
+ * (the server replays its recent blocks on every connect), so a view opened later draws them at once.
  */
 
 export type LiveStatus = 'connecting' | 'live' | 'reconnecting';
@@ -26,6 +28,7 @@ const MAX_BACKOFF_MS = 15_000;
 const SILENCE_LIMIT_MS = 10_000;
 
 interface LiveConnection {
+  readonly recentBlocks: BlockStore;
   start(): void;
   stop(): void;
   subscribe(listener: Listener): () => void;
@@ -46,6 +49,7 @@ function applyToCache(client: QueryClient, event: LiveEvent): void {
 /** Created idle (also during server rendering); the EventSource exists only between start() and stop(). */
 function createLiveConnection(queryClient: QueryClient): LiveConnection {
   const listeners = new Set<Listener>();
+  const recentBlocks = createBlockStore([]);
   const statusListeners = new Set<() => void>();
   let status: LiveStatus = 'connecting';
   let source: EventSource | undefined;
@@ -71,6 +75,7 @@ function createLiveConnection(queryClient: QueryClient): LiveConnection {
     setStatus('live');
     const event = { type, data: JSON.parse(message.data) as unknown } as LiveEvent;
     applyToCache(queryClient, event);
+    recentBlocks.apply(event);
     for (const listener of listeners) listener(event);
   };
 
@@ -105,6 +110,7 @@ function createLiveConnection(queryClient: QueryClient): LiveConnection {
   }
 
   return {
+    recentBlocks,
     start() {
       if (!closed) return;
       closed = false;
@@ -161,6 +167,18 @@ export function useLiveEvents(listener: Listener): void {
     latest.current = listener;
   });
   useEffect(() => connection?.subscribe((event) => latest.current(event)), [connection]);
+}
+
+const NO_BLOCKS: BlockSnapshot = { blocks: [], newest: 0, received: 0 };
+
+/** The blocks the live stream has delivered, newest last; none while rendering on the server or hydrating. */
+export function useRecentBlocks(): BlockSnapshot {
+  const store = useContext(LiveContext)?.recentBlocks;
+  return useSyncExternalStore(
+    store?.subscribe ?? noop,
+    () => store?.getSnapshot() ?? NO_BLOCKS,
+    () => NO_BLOCKS,
+  );
 }
 
 function useCached<T>(key: readonly unknown[], initial: T | undefined): T | undefined {

@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
 import { LiveDag } from '@/components/dag/live-dag';
-import { getRuntime } from '@/lib/runtime';
 import { shareMetadata } from '@/lib/serving/page-support';
 import { DAG_SPANS, DEFAULT_DAG_SPAN, pages, type DagSpan } from '@/lib/web/urls';
 
@@ -22,7 +21,6 @@ function spanOf(value: string | string[] | undefined): DagSpan {
 
 export default async function DagPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const span = spanOf((await searchParams).span);
-  const runtime = await getRuntime();
   return (
     <main className="mx-auto max-w-[96rem] space-y-3 px-4 py-6">
       <h1 className="text-xl font-semibold">Live BlockDAG</h1>
@@ -31,7 +29,7 @@ export default async function DagPage({ searchParams }: { searchParams: Promise<
         darker). Blocks on the selected chain, the blues they merge and the reds are coloured as they are decided. Hover
         or focus a block for its figures; open it with a click or Enter.
       </p>
-      <LiveDag initialBlocks={runtime.live().snapshot().blocks} span={span} />
+      <LiveDag span={span} />
     </main>
   );
 }

@@ -1,15 +1,16 @@
 'use client';
 
+import { useMemo } from 'react';
 import type { NodeUtxoEntry } from '@/lib/api/endpoints/node-format';
 import { useResource } from '@/lib/web/queries';
 import { resources } from '@/lib/web/resources';
 import { formatInteger } from '@/lib/web/format';
+import { summarizeUtxos, UTXOS_LISTED, type UtxoSummary } from '@/lib/web/utxo-summary';
 import { Card, CovenantLink, ErrorState, Facts, Kas, Skeleton, TimeAgo, TransactionLink } from '../ui';
 
 const REFRESH_MS = 5_000;
 /** The totals read the whole indexed history of the address (a miner's grows ten rows a second): refreshed slowly. */
 const TOTALS_REFRESH_MS = 30_000;
-const UTXOS_LISTED = 10;
 
 function UtxoItem({ entry }: { entry: NodeUtxoEntry }) {
   return (
@@ -23,13 +24,14 @@ function UtxoItem({ entry }: { entry: NodeUtxoEntry }) {
   );
 }
 
-/** Balance and UTXOs from the node (getUtxosByAddresses), pending transactions from its mempool; both refresh live. */
-export function AddressBalance({ address, initialUtxos }: { address: string; initialUtxos: NodeUtxoEntry[] | null }) {
-  const utxos = useResource(
-    resources.utxos,
-    { body: { addresses: [address] } },
-    { refetchInterval: REFRESH_MS, initialData: initialUtxos === null ? undefined : { entries: initialUtxos } },
-  );
+/**
+ * Balance and UTXOs from the node (getUtxosByAddresses), pending transactions from its mempool; both refresh live.
+ * The server's first paint passes the set's summary; the browser then reads the set itself.
+ */
+export function AddressBalance({ address, initialSummary }: { address: string; initialSummary: UtxoSummary | null }) {
+  const utxos = useResource(resources.utxos, { body: { addresses: [address] } }, { refetchInterval: REFRESH_MS });
+  const fetched = useMemo(() => (utxos.data === undefined ? undefined : summarizeUtxos(utxos.data.entries)), [utxos.data]);
+  const shown = fetched ?? initialSummary ?? undefined;
   const summary = useResource(resources.addressSummary, { params: { address }, query: {} }, { refetchInterval: TOTALS_REFRESH_MS });
   const totals = summary.data;
   const pending = useResource(
@@ -38,29 +40,25 @@ export function AddressBalance({ address, initialUtxos }: { address: string; ini
     { refetchInterval: REFRESH_MS },
   );
 
-  if (utxos.isError) return <ErrorState error={utxos.error} onRetry={() => void utxos.refetch()} />;
-  const entries = utxos.data?.entries ?? [];
-  const balance = entries.reduce((sum, entry) => sum + BigInt(entry.amount), 0n);
-  const largest = [...entries].sort((a, b) => (BigInt(b.amount) > BigInt(a.amount) ? 1 : -1)).slice(0, UTXOS_LISTED);
-  const covenantBound = entries.filter((entry) => entry.covenantId !== undefined);
+  if (utxos.isError && shown === undefined) return <ErrorState error={utxos.error} onRetry={() => void utxos.refetch()} />;
   const pendingEntries = pending.data?.entries ?? [];
 
   return (
     <Card title="Balance">
-      {utxos.isPending ? (
+      {shown === undefined ? (
         <Skeleton className="h-8 w-48" />
       ) : (
         <>
           <p className="text-2xl font-semibold tabular-nums" data-testid="address-balance">
-            <Kas sompi={balance} digits={8} />
+            <Kas sompi={shown.balance} digits={8} />
           </p>
           <div className="mt-3">
             <Facts
               items={[
-                { label: 'UTXOs', value: formatInteger(entries.length) },
+                { label: 'UTXOs', value: formatInteger(shown.count) },
                 {
                   label: 'Covenant-bound',
-                  value: <span data-testid="covenant-utxo-count">{formatInteger(covenantBound.length)}</span>,
+                  value: <span data-testid="covenant-utxo-count">{formatInteger(shown.covenantBoundCount)}</span>,
                   hint: 'UTXOs bound to a covenant (KIP-20): only a transaction its script allows can spend them',
                 },
                 {
@@ -106,23 +104,23 @@ export function AddressBalance({ address, initialUtxos }: { address: string; ini
               })}
             </ul>
           )}
-          {covenantBound.length > 0 && (
+          {shown.covenantBound.length > 0 && (
             <div className="mt-3 text-sm">
               <h3 className="text-xs font-medium uppercase text-slate-500 dark:text-slate-400">Covenant-bound UTXOs</h3>
               <ul className="mt-1 space-y-1" data-testid="covenant-utxos">
-                {covenantBound.slice(0, UTXOS_LISTED).map((entry) => (
+                {shown.covenantBound.map((entry) => (
                   <UtxoItem key={`${entry.outpoint.transactionId}:${entry.outpoint.index}`} entry={entry} />
                 ))}
               </ul>
             </div>
           )}
-          {largest.length > 0 && (
+          {shown.largest.length > 0 && (
             <details className="mt-3 text-sm">
               <summary className="cursor-pointer text-slate-700 dark:text-slate-300">
-                Largest {largest.length} of {formatInteger(entries.length)} UTXOs
+                Largest {shown.largest.length} of {formatInteger(shown.count)} UTXOs
               </summary>
               <ul className="mt-2 space-y-1">
-                {largest.map((entry) => (
+                {shown.largest.map((entry) => (
                   <UtxoItem key={`${entry.outpoint.transactionId}:${entry.outpoint.index}`} entry={entry} />
                 ))}
               </ul>

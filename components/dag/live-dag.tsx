@@ -1,12 +1,11 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useState, useSyncExternalStore } from 'react';
-import { useLiveEvents } from '@/components/live-provider';
-import { createBlockStore, type BlockSnapshot } from '@/components/dashboard/block-store';
+import { useState } from 'react';
+import type { BlockSnapshot } from '@/components/block-store';
+import { useRecentBlocks } from '@/components/live-provider';
 import { blockStatus } from '@/components/dashboard/block-status';
 import { DagView, type DagGeometry } from '@/components/dashboard/dag-view';
-import type { LiveBlock } from '@/lib/web/live-types';
 import { formatInteger } from '@/lib/web/format';
 import { DAG_SPANS, pages, type DagSpan } from '@/lib/web/urls';
 
@@ -14,6 +13,8 @@ import { DAG_SPANS, pages, type DagSpan } from '@/lib/web/urls';
  * The full-screen live BlockDAG: the dashboard's drawing at its own pixel size (large dots a finger can hit, a frame
  * that scrolls sideways on a phone and opens at the newest blocks), over a chosen span, with pause. Paused, the
  * drawing holds the moment it was paused while the store keeps following the stream, so resuming jumps to now.
+ * The blocks come from the live connection's own store, never from the server's first paint: a span at 10 blocks/s
+ * would make the page's HTML hundreds of kilobytes, and the stream's connect replay delivers them a moment later.
  */
 
 /** Each span draws 1,080 to 1,200 px wide, so it fits a laptop's screen whole; narrower screens scroll. */
@@ -30,11 +31,9 @@ function figures(snapshot: BlockSnapshot, windowMs: number) {
   return { blocks: blocks.length, chain: count('chain'), red: count('red'), perSecond: blocks.length / (windowMs / 1_000) };
 }
 
-export function LiveDag({ initialBlocks, span }: { initialBlocks: LiveBlock[]; span: DagSpan }) {
+export function LiveDag({ span }: { span: DagSpan }) {
   const router = useRouter();
-  const [store] = useState(() => createBlockStore(initialBlocks));
-  useLiveEvents((event) => store.apply(event));
-  const live = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
+  const live = useRecentBlocks();
   const [paused, setPaused] = useState<BlockSnapshot | null>(null);
   const shown = paused ?? live;
   const geometry = GEOMETRY[span];

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { BlockLink, Card, EmptyState, TimeAgo } from '@/components/ui';
 import type { LiveBlock } from '@/lib/web/live-types';
 import { formatInteger } from '@/lib/web/format';
-import type { BlockSnapshot } from './block-store';
+import type { BlockSnapshot } from '@/components/block-store';
 import { blockStatus, StatusBadge } from './block-status';
 
 const ROWS = 12;

@@ -6,7 +6,7 @@ import { Card, ScrollArea } from '@/components/ui';
 import type { LiveBlock } from '@/lib/web/live-types';
 import { absoluteTime, formatInteger, shortHash } from '@/lib/web/format';
 import { pages } from '@/lib/web/urls';
-import type { BlockSnapshot } from './block-store';
+import type { BlockSnapshot } from '@/components/block-store';
 import { blockStatus, STATUS_FILL, STATUS_LABEL, type BlockStatus } from './block-status';
 
 /**

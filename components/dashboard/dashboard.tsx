@@ -7,7 +7,7 @@ import type { LiveBlock } from '@/lib/web/live-types';
 import { pages } from '@/lib/web/urls';
 import { BlockStream } from './block-stream';
 import { CovenantActivity } from './covenant-activity';
-import { createBlockStore } from './block-store';
+import { createBlockStore } from '@/components/block-store';
 import { DagView } from './dag-view';
 import { LatestTransactions } from './latest-transactions';
 import { NetworkFigures, type NetworkFiguresProps } from './network-figures';

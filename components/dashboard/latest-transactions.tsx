@@ -3,7 +3,7 @@
 import { useMemo } from 'react';
 import { BlockLink, Card, EmptyState, Kas, TimeAgo, TransactionLink } from '@/components/ui';
 import type { LiveBlock, LiveTransaction } from '@/lib/web/live-types';
-import type { BlockSnapshot } from './block-store';
+import type { BlockSnapshot } from '@/components/block-store';
 
 const ROWS = 10;
 

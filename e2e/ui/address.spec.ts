@@ -114,6 +114,19 @@ test.describe('the address page', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  test('the first paint carries a summary of the UTXO set, never the set', async ({ request }) => {
+    const { entries } = (await (await request.post('/v1/rpc/getUtxosByAddresses', { headers: keyed, data: { addresses: [address] } })).json()) as {
+      entries: unknown[];
+    };
+    expect(entries.length).toBeGreaterThan(20);
+    const html = (await (await request.get(`/address/${address}`)).text()).replaceAll('<!-- -->', '');
+    // The rendered summary counts the whole set…
+    const counted = Number(/Largest 10 of ([\d,]+) UTXOs/.exec(html)?.[1]?.replaceAll(',', ''));
+    expect(counted).toBeGreaterThan(20);
+    // …while only a UTXO entry has a blockDaaScore: the listed largest and covenant-bound ones, ten each at most.
+    expect(html.match(/blockDaaScore/g)?.length ?? 0).toBeLessThanOrEqual(20);
+  });
+
   test("shows the address's totals as the API counts them, while they grow", async ({ page, request }) => {
     interface Summary {
       transactionCount: number;

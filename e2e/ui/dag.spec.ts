@@ -53,11 +53,26 @@ test('the span is in the URL, so a shared link opens the same view', async ({ pa
   await expect(drawing(page)).toHaveAccessibleName(/^BlockDAG of the last 30 seconds/);
 });
 
-test('the dashboard links to the full-screen view', async ({ page }) => {
+test('the dashboard links to the full-screen view, which draws the blocks the page has already heard', async ({ page }) => {
   await page.goto(pages.home());
+  await expect(page.locator('[data-live-status="live"]')).toBeVisible({ timeout: 20_000 });
+  const strip = page.getByRole('group', { name: /^BlockDAG of the last minute/ });
+  await expect(strip.locator('a[data-hash]').first()).toBeAttached({ timeout: 20_000 });
+  const heard = await strip.locator('a[data-hash]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-hash')));
   await page.getByRole('link', { name: 'Full-screen live view' }).click();
   await expect(page).toHaveURL(/\/dag$/, { timeout: 30_000 });
   await expect(page.getByRole('heading', { level: 1, name: 'Live BlockDAG' })).toBeVisible();
+  // No reconnect and no replay on a client-side navigation: what the dashboard drew comes from the connection's store.
+  await expect.poll(async () => (await hashesIn(page)).filter((hash) => heard.includes(hash)).length, { timeout: 10_000 }).toBeGreaterThan(0);
+});
+
+test('the first paint carries no blocks, so the page stays small at the longest span; the stream draws them', async ({ page, request }) => {
+  const response = await request.get(pages.dag(60));
+  expect(response.status()).toBe(200);
+  const html = await response.text();
+  expect(html).not.toContain('data-hash=');
+  expect(html.length).toBeLessThan(200_000);
+  await openDag(page, pages.dag(60));
 });
 
 test('on a phone the drawing keeps its size and scrolls sideways from the newest blocks, and passes axe', async ({ browser }) => {

@@ -9,6 +9,7 @@ import { CopyButton, ErrorState } from '@/components/ui';
 import { pageResource, shareMetadata } from '@/lib/serving/page-support';
 import { ADDRESS_HISTORY_PAGE_SIZE, resources } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
+import { summarizeUtxos } from '@/lib/web/utxo-summary';
 import { decodeSegment } from '@/lib/api/http/http';
 
 export const dynamic = 'force-dynamic';
@@ -87,7 +88,7 @@ export default async function AddressPage({ params, searchParams }: PageProps) {
       </header>
       <AddressBalance
         address={address}
-        initialUtxos={utxos.ok ? utxos.body.entries : null}
+        initialSummary={utxos.ok ? summarizeUtxos(utxos.body.entries) : null}
       />
       <section aria-labelledby="history-heading">
         <h2 id="history-heading" className="mb-3 text-lg font-semibold">
