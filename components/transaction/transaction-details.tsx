@@ -183,7 +183,7 @@ export function TransactionDetails({
         />
       </Card>
 
-      {krc20 !== null && <Krc20Card operation={krc20} />}
+      {krc20 !== null && <Krc20Card operation={krc20} transactionId={id} />}
 
       <Card title={`Inputs (${transaction.inputs.length})`}>
         <InputsTable

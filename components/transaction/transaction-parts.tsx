@@ -1,10 +1,13 @@
 'use client';
 
+import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { StackedTable, type StackedColumn } from '@/components/stacked-table';
 import { AddressLink, Card, CovenantLink, Kas, TransactionLink } from '@/components/ui';
 import { formatFeeRate, formatInteger } from '@/lib/web/format';
+import { pages } from '@/lib/web/urls';
 import type { DecodedKrc20 } from './krc20-operation';
+import { TokenOperationResult } from './token-operation-result';
 
 const OUTPUT_COLUMNS: readonly StackedColumn[] = [
   { label: '#' },
@@ -202,7 +205,28 @@ export function PayloadCard({ payload, coinbase }: { payload: string; coinbase: 
   );
 }
 
-export function Krc20Card({ operation }: { operation: DecodedKrc20 }) {
+/** A field as written; ticker and recipient link to their pages, amounts say their unit (the result below scales them). */
+function Krc20Field({ name, value }: { name: string; value: string }) {
+  if (name === 'tick' && /^[a-z]{4,6}$/i.test(value)) {
+    return (
+      <Link href={pages.token(value)} className="text-teal-700 hover:underline dark:text-teal-400">
+        {value}
+      </Link>
+    );
+  }
+  if (name === 'to' && /^kaspa(dev|test|sim)?:[a-z0-9]+$/.test(value)) return <AddressLink address={value} full />;
+  if (name === 'amt' || name === 'max' || name === 'lim' || name === 'pre') {
+    return (
+      <>
+        {value} <span className="font-sans text-xs text-slate-500 dark:text-slate-400">smallest units</span>
+      </>
+    );
+  }
+  return <>{value}</>;
+}
+
+/** `transactionId` is given once the transaction is in a block: then the token indexer's verdict is shown too. */
+export function Krc20Card({ operation, transactionId }: { operation: DecodedKrc20; transactionId?: string }) {
   return (
     <Card title="KRC-20 operation">
       <div className="space-y-2 text-sm" data-testid="krc20-operation">
@@ -224,10 +248,13 @@ export function Krc20Card({ operation }: { operation: DecodedKrc20 }) {
           {operation.fields.map(([name, value]) => (
             <div key={name} className="contents">
               <dt className="text-slate-500 dark:text-slate-400">{name}</dt>
-              <dd className="min-w-0 font-mono break-all">{value}</dd>
+              <dd className="min-w-0 font-mono break-all">
+                <Krc20Field name={name} value={value} />
+              </dd>
             </div>
           ))}
         </dl>
+        {transactionId !== undefined && <TokenOperationResult transactionId={transactionId} />}
       </div>
     </Card>
   );

@@ -133,6 +133,44 @@ test.describe('token pages', () => {
     await expect(page).toHaveURL(transaction, { timeout: 30_000 });
   });
 
+  test("a token operation's transaction page shows the indexer's verdict, the amount in whole tokens and the linked ticker", async ({
+    page,
+    request,
+  }) => {
+    interface Operation {
+      transactionId: string;
+      op: string;
+      amount: number | null;
+      accepted: boolean;
+      opError: string | null;
+    }
+    const { operations } = (await (
+      await request.get(v1Path('GET /v1/tokens/tk20/{ticker}/operations', { ticker }, { limit: 100 }), { headers: keyed })
+    ).json()) as { operations: Operation[] };
+    const { result } = (await (await request.get(v1Path('GET /v1/tokens/tk20/{ticker}/metadata', { ticker }), { headers: keyed })).json()) as {
+      result: { decimal: number };
+    };
+    const transfer = operations.find((operation) => operation.accepted && operation.amount !== null && operation.amount > 0);
+    expect(transfer, 'an applied operation with an amount').toBeDefined();
+    await page.goto(pages.transaction(transfer!.transactionId));
+    const verdict = page.getByTestId('token-operation-result');
+    await expect(verdict).toHaveAttribute('data-accepted', 'true', { timeout: 20_000 });
+    await expect(verdict).toContainText('applied');
+    await expect(verdict).toContainText(transfer!.op);
+    const units = BigInt(transfer!.amount!);
+    const scale = 10n ** BigInt(result.decimal);
+    const fraction = (units % scale).toString().padStart(result.decimal, '0').replace(/0+$/, '');
+    const whole = (units / scale).toLocaleString('en');
+    await expect(verdict.getByTestId('token-operation-amount')).toHaveText(`${whole}${fraction === '' ? '' : `.${fraction}`} ${ticker}`);
+    await expect(verdict.getByRole('link', { name: ticker, exact: true })).toHaveAttribute('href', pages.token(ticker));
+    const failed = operations.find((operation) => !operation.accepted);
+    if (failed !== undefined) {
+      await page.goto(pages.transaction(failed.transactionId));
+      await expect(page.getByTestId('token-operation-result')).toHaveAttribute('data-accepted', 'false', { timeout: 20_000 });
+      await expect(page.getByTestId('token-operation-error')).toHaveText(failed.opError ?? '');
+    }
+  });
+
   test('the token page follows the dark theme and stays accessible in it', async ({ page }) => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.goto(pages.token(ticker));

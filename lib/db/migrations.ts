@@ -531,6 +531,11 @@ CREATE TABLE chain_statistics_progress (
 );
 `;
 
+/** The transaction page asks which token ops a transaction carries. */
+const TOKEN_OPS_BY_TRANSACTION = `
+CREATE INDEX token_ops_tx ON token_ops (tx_id);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial schema', sql: INITIAL_SCHEMA },
   { version: 2, name: 'api keys', sql: API_KEYS },
@@ -544,6 +549,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, name: 'stream events', sql: STREAM_EVENTS },
   { version: 12, name: 'webhooks', sql: WEBHOOKS },
   { version: 13, name: 'chain statistics', sql: CHAIN_STATISTICS },
+  { version: 14, name: 'token ops by transaction', sql: TOKEN_OPS_BY_TRANSACTION },
 ];
 
 /** Key of the transaction-scoped advisory lock that serialises migration runners across processes. */

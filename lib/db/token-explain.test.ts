@@ -12,6 +12,7 @@ import {
   getTokenHolding,
   getTokenMarketSummaries,
   getTokenOps,
+  getTokenOpsOfTransaction,
   getTokenPage,
 } from './token-reads';
 import { addTokenStatBuckets, getTokenCandles, getTokenStatSamples, rebuildTokenStatBuckets, refreshTokenCandles } from './token-buckets';
@@ -129,6 +130,7 @@ describe.each(testBackends())('token reads and writes use indexes ($name)', (bac
     ['top holders', () => getTokenHolders(traced, 'SYNB', 50)],
     ['recent ops', () => getTokenOps(traced, 'SYNA', 50)],
     ['older ops', () => getTokenOps(traced, 'SYNA', 50, 1_100n * 10_000n)],
+    ['ops of one transaction', () => getTokenOpsOfTransaction(traced, hashOf('no transaction'))],
     ['checkpoint read', () => readTokenCheckpoint(traced)],
     ['chain block by hash', () => readChainBlockRef(traced, hashOf('no block'))],
     ['chain blocks after a DAA score', () => readChainBlocksAfter(traced, { daaScore: 5n, blueScore: 6n }, 100)],

@@ -157,6 +157,34 @@ export interface TokenOpRow {
   feeRev: bigint;
 }
 
+interface TokenOpDbRow {
+  op_score: bigint;
+  tx_id: Uint8Array;
+  op: string;
+  from_address: string;
+  to_address: string | null;
+  amount: string | null;
+  accepted: boolean;
+  op_error: string | null;
+  mts_add: bigint;
+  fee_rev: string;
+}
+
+const TOKEN_OP_COLUMNS = 'op_score, tx_id, op, from_address, to_address, amount, accepted, op_error, mts_add, fee_rev';
+
+const tokenOpFromRow = (row: TokenOpDbRow): TokenOpRow => ({
+  opScore: row.op_score,
+  txId: bytesToHex(row.tx_id),
+  op: row.op,
+  from: row.from_address,
+  to: row.to_address,
+  amount: row.amount === null ? null : BigInt(row.amount),
+  accepted: row.accepted,
+  opError: row.op_error,
+  mtsAdd: Number(row.mts_add),
+  feeRev: BigInt(row.fee_rev),
+});
+
 /** The token's op records, newest first, below `beforeOpScore` when given. */
 export async function getTokenOps(
   db: Queryable,
@@ -164,32 +192,26 @@ export async function getTokenOps(
   limit: number,
   beforeOpScore?: bigint,
 ): Promise<TokenOpRow[]> {
-  const { rows } = await db.query<{
-    op_score: bigint;
-    tx_id: Uint8Array;
-    op: string;
-    from_address: string;
-    to_address: string | null;
-    amount: string | null;
-    accepted: boolean;
-    op_error: string | null;
-    mts_add: bigint;
-    fee_rev: string;
-  }>(
-    `SELECT op_score, tx_id, op, from_address, to_address, amount, accepted, op_error, mts_add, fee_rev FROM token_ops
-     WHERE tick = $1 AND op_score < $3 ORDER BY op_score DESC LIMIT $2`,
+  const { rows } = await db.query<TokenOpDbRow>(
+    `SELECT ${TOKEN_OP_COLUMNS} FROM token_ops WHERE tick = $1 AND op_score < $3 ORDER BY op_score DESC LIMIT $2`,
     [tick, limit, beforeOpScore ?? (1n << 62n)],
   );
-  return rows.map((row) => ({
-    opScore: row.op_score,
-    txId: bytesToHex(row.tx_id),
-    op: row.op,
-    from: row.from_address,
-    to: row.to_address,
-    amount: row.amount === null ? null : BigInt(row.amount),
-    accepted: row.accepted,
-    opError: row.op_error,
-    mtsAdd: Number(row.mts_add),
-    feeRev: BigInt(row.fee_rev),
-  }));
+  return rows.map(tokenOpFromRow);
+}
+
+export interface TransactionTokenOpRow extends TokenOpRow {
+  tick: string;
+  /** The token's decimals; null when no token of that ticker exists (a failed deploy, an op on an unknown ticker). */
+  dec: number | null;
+}
+
+/** The op records a transaction carries (a reveal holds one; the indexer keeps failed ones too), by opScore. */
+export async function getTokenOpsOfTransaction(db: Queryable, txId: Uint8Array): Promise<TransactionTokenOpRow[]> {
+  const { rows } = await db.query<TokenOpDbRow & { tick: string; dec: number | null }>(
+    `SELECT ${TOKEN_OP_COLUMNS.split(', ').map((column) => `o.${column}`).join(', ')}, o.tick, t.dec
+     FROM token_ops o LEFT JOIN token_tokens t ON t.tick = o.tick
+     WHERE o.tx_id = $1 ORDER BY o.op_score`,
+    [txId],
+  );
+  return rows.map((row) => ({ ...tokenOpFromRow(row), tick: row.tick, dec: row.dec === null ? null : Number(row.dec) }));
 }

@@ -182,6 +182,13 @@ export interface TokenOperation {
   fee: JsonInteger;
 }
 
+/** GET /v1/tokens/tk20/operations/{transactionId}: an op record with its token's ticker, decimals and icon. */
+export interface TransactionTokenOperation extends TokenOperation {
+  ticker: string;
+  decimals: number | null;
+  iconUrl: string;
+}
+
 export interface TokenOperationsPage {
   operations: TokenOperation[];
   metadata: { hasMore: boolean; count: number };
@@ -346,6 +353,9 @@ export const resources = {
   ),
   tokenOperations: resource<{ ticker: string }, TokenActivityQuery, undefined, TokenOperationsPage>(
     'GET /v1/tokens/tk20/{ticker}/operations',
+  ),
+  transactionTokenOperations: resource<{ transactionId: string }, NoQuery, undefined, { operations: TransactionTokenOperation[] }>(
+    'GET /v1/tokens/tk20/operations/{transactionId}',
   ),
   tokenFills: resource<{ ticker: string }, TokenActivityQuery, undefined, TokenFillsPage>(
     'GET /v1/tokens/tk20/{ticker}/fills',

@@ -435,6 +435,7 @@ beforeAll(async () => {
   put('GET /v1/tokens/tk20/{ticker}/holders', { params: { standard: 'tk20', ticker: 'DAGBRD' }, query: { limit: '5' } });
   put('GET /v1/tokens/tk20/{ticker}/operations', { params: { standard: 'krc20', ticker: 'DAGBRD' }, query: { limit: '5' } });
   put('GET /v1/tokens/tk20/{ticker}/fills', { params: { standard: 'tk20', ticker: 'dagbrd' }, query: { limit: '5' } });
+  put('GET /v1/tokens/tk20/operations/{transactionId}', { params: { standard: 'krc20', transactionId: idHex(mined) } });
   // The fuzz chain runs no covenant traffic: the list answers empty, a covenant id the chain never bound is unknown.
   put('GET /v1/covenants', { query: { limit: '5' } });
   put('GET /v1/covenants/{covenantId}', { params: { covenantId: idHex(mined) } });

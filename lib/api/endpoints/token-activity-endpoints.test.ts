@@ -15,7 +15,12 @@ import type { RouteContext } from '../http/http';
 import { createIndexedReads } from './indexed-endpoints';
 import { createApiKey, createMemoryKeyStore } from '../keys/keys';
 import { createMemoryMeter } from '../keys/metering';
-import { getTokenFillsEndpoint, getTokenHoldersEndpoint, getTokenOperationsEndpoint } from './token-activity-endpoints';
+import {
+  getTokenFillsEndpoint,
+  getTokenHoldersEndpoint,
+  getTokenOperationsEndpoint,
+  getTransactionTokenOperationsEndpoint,
+} from './token-activity-endpoints';
 import type { TokenApiContext } from './token-endpoints';
 
 const owner = schnorrParty(40);
@@ -44,6 +49,7 @@ describe.each(testBackends())('token activity endpoints on $name', (backend) => 
   let database: TestDatabase;
   let db: Db;
   let request: (definition: { id: string }, ticker: string, query?: string, standard?: string) => Promise<Reply>;
+  let requestOfTransaction: (transactionId: string, standard?: string) => Promise<Reply>;
 
   beforeAll(async () => {
     database = await backend.open();
@@ -89,6 +95,13 @@ describe.each(testBackends())('token activity endpoints on $name', (backend) => 
       const handler = define(definition as never);
       const routeContext: RouteContext = { params: Promise.resolve({ standard, ticker }) };
       const response = await handler(new Request(`http://localhost/v1/tokens/x${query}`, { headers: { 'x-api-key': key } }), routeContext);
+      const text = await response.text();
+      return { status: response.status, text, cost: response.headers.get('x-request-cost-ru'), body: JSON.parse(text) as Record<string, unknown> };
+    };
+    requestOfTransaction = async (transactionId, standard = 'tk20') => {
+      const handler = define(getTransactionTokenOperationsEndpoint as never);
+      const routeContext: RouteContext = { params: Promise.resolve({ standard, transactionId }) };
+      const response = await handler(new Request('http://localhost/v1/tokens/x/operations/y', { headers: { 'x-api-key': key } }), routeContext);
       const text = await response.text();
       return { status: response.status, text, cost: response.headers.get('x-request-cost-ru'), body: JSON.parse(text) as Record<string, unknown> };
     };
@@ -142,6 +155,24 @@ describe.each(testBackends())('token activity endpoints on $name', (backend) => 
       expect(row.timestamp).toBeGreaterThan(BLOCK_ZERO_MS);
     }
     expect(seen.find((row) => row.op === 'deploy')!.fee).toBe(Number(DEPLOY_FEE_FLOOR + KAS));
+  });
+
+  it("a transaction's ops: each op record by its transaction id with the token's ticker and decimals, 0.01 RU", async () => {
+    const { operations } = (await request(getTokenOperationsEndpoint, 'actv', '?limit=100')).body as { operations: Row[] };
+    expect(operations.length).toBe(7);
+    for (const operation of operations) {
+      const reply = await requestOfTransaction((operation.transactionId as string).toUpperCase(), 'KRC20');
+      expect([reply.status, reply.cost]).toEqual([200, '0.01']);
+      expect(reply.body.operations).toEqual([{ ticker: 'ACTV', decimals: 8, iconUrl: '', ...operation }]);
+    }
+    const failed = operations.find((operation) => !operation.accepted)!;
+    expect(((await requestOfTransaction(failed.transactionId as string)).body.operations as Row[])[0]!.opError).toEqual(expect.any(String));
+    const none = await requestOfTransaction('ab'.repeat(32));
+    expect([none.status, none.body]).toEqual([200, { operations: [] }]);
+    const bad = await requestOfTransaction('xyz');
+    expect([bad.status, (bad.body.errors as Row[])[0]!.path]).toEqual([400, 'path.transactionId']);
+    const standard = await requestOfTransaction('ab'.repeat(32), 'brc20');
+    expect([standard.status, standard.body.code]).toEqual([404, 'route_not_found']);
   });
 
   it('fills: newest first with KAS and USD prices per whole token', async () => {

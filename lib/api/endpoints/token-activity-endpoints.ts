@@ -6,7 +6,11 @@
  *     (400 unknown_cursor when that address no longer holds the token);
  *   - GET /v1/tokens/tk20/{ticker}/operations: {operations: [...], metadata}, every op record (failed ones with their
  *     opError) newest first by opScore; `starting_after` is the previous page's last opScore;
- *   - GET /v1/tokens/tk20/{ticker}/fills: {fills: [...], metadata}, newest first by opScore; `starting_after` likewise.
+ *   - GET /v1/tokens/tk20/{ticker}/fills: {fills: [...], metadata}, newest first by opScore; `starting_after` likewise;
+ *   - GET /v1/tokens/tk20/operations/{transactionId}: {operations: [...]}, the op records one transaction carries, by
+ *     opScore, each with its ticker, the token's decimals (null when no such token exists) and the registry's icon:
+ *     what a transaction page needs to show an operation's result. None is an empty list (a transaction without an
+ *     op, or one the token indexer has not reached), not a 404: the indexer may still be behind.
  * Amounts are exact JSON integers in the token's smallest units; fee and priceSompi are sompi (priceSompi is what the
  * buyer paid for the whole fill); priceKas and priceUsd are per whole token, priceUsd at the KAS/USD rate of the fill's
  * time (null when the source has none); timestamps are the accepting block's time in ms.
@@ -14,10 +18,12 @@
 import { z } from 'zod';
 import { UnknownCursorError } from '../../db';
 import { getTokenFillPage, getTokenHolderPage, getTokenOpPage } from '../../db/token-activity';
+import { getTokenOpsOfTransaction, type TokenOpRow } from '../../db/token-reads';
+import { hexToBytes } from '../../kaspa/bytes';
 import { fillPrice, ratioToNumber } from '../../tokens/market';
 import { endpointsFor, type CachePolicy, type EndpointResult } from '../wrapper/endpoint';
 import { ApiError } from '../http/errors';
-import { pageLimit } from '../http/schemas';
+import { hexString, pageLimit } from '../http/schemas';
 import {
   checkStandard,
   standard as standardParam,
@@ -80,6 +86,19 @@ export const getTokenHoldersEndpoint = activityEndpoint({
   },
 });
 
+const operationOf = (row: TokenOpRow) => ({
+  opScore: row.opScore,
+  transactionId: row.txId,
+  op: row.op,
+  from: row.from,
+  to: row.to,
+  amount: row.amount,
+  accepted: row.accepted,
+  opError: row.opError,
+  timestamp: row.mtsAdd,
+  fee: row.feeRev,
+});
+
 export const getTokenOperationsEndpoint = activityEndpoint({
   id: 'GET /v1/tokens/tk20/{ticker}/operations',
   params: z.object({ standard: standardParam, ticker: tickerParam }),
@@ -88,19 +107,23 @@ export const getTokenOperationsEndpoint = activityEndpoint({
     checkStandard(params.standard, pathname);
     const token = await tokenNamed(context, params.ticker);
     const page = await getTokenOpPage(context.db, token.tick, query.limit, query.starting_after);
-    const operations = page.rows.map((row) => ({
-      opScore: row.opScore,
-      transactionId: row.txId,
-      op: row.op,
-      from: row.from,
-      to: row.to,
-      amount: row.amount,
-      accepted: row.accepted,
-      opError: row.opError,
-      timestamp: row.mtsAdd,
-      fee: row.feeRev,
+    return { body: { operations: page.rows.map(operationOf), metadata: metadataOf(page) }, cache: SHORT };
+  },
+});
+
+export const getTransactionTokenOperationsEndpoint = activityEndpoint({
+  id: 'GET /v1/tokens/tk20/operations/{transactionId}',
+  params: z.object({ standard: standardParam, transactionId: hexString(32, 'a transaction id') }),
+  async handler({ context, params, pathname }): Promise<EndpointResult> {
+    checkStandard(params.standard, pathname);
+    const rows = await getTokenOpsOfTransaction(context.db, hexToBytes(params.transactionId));
+    const operations = rows.map((row) => ({
+      ticker: row.tick,
+      decimals: row.dec,
+      iconUrl: context.tokens.registry.entry(row.tick)?.iconUrl ?? '',
+      ...operationOf(row),
     }));
-    return { body: { operations, metadata: metadataOf(page) }, cache: SHORT };
+    return { body: { operations }, cache: SHORT };
   },
 });
 

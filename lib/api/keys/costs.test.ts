@@ -12,6 +12,7 @@ describe('cost table', () => {
       'GET /v1/tokens/tk20/{ticker}/holders': '0.01',
       'GET /v1/tokens/tk20/{ticker}/operations': '0.01',
       'GET /v1/tokens/tk20/{ticker}/fills': '0.01',
+      'GET /v1/tokens/tk20/operations/{transactionId}': '0.01',
       'POST /v1/rpc/submitTransactionReplacement': '0.1',
       'POST /v1/rpc/getBlock': '0.1',
       'POST /v1/rpc/getMempoolEntriesByAddresses': '0.1',

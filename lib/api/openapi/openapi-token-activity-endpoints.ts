@@ -7,7 +7,12 @@ import type { DocumentedEndpoint } from './openapi';
 import { EXAMPLE_ADDRESS, EXAMPLE_TRANSACTION_ID } from './openapi-examples';
 import { TOKENS_TAG } from './openapi-token-endpoints';
 import { PAGE_LIMIT } from '../http/schemas';
-import { getTokenFillsEndpoint, getTokenHoldersEndpoint, getTokenOperationsEndpoint } from '../endpoints/token-activity-endpoints';
+import {
+  getTokenFillsEndpoint,
+  getTokenHoldersEndpoint,
+  getTokenOperationsEndpoint,
+  getTransactionTokenOperationsEndpoint,
+} from '../endpoints/token-activity-endpoints';
 
 const integer = z
   .union([z.number().int(), z.bigint()])
@@ -20,22 +25,33 @@ export const tokenHoldersResponse = z.strictObject({
   metadata,
 });
 
+const tokenOperationShape = {
+  opScore: integer,
+  transactionId: z.string(),
+  op: z.string(),
+  from: z.string(),
+  to: z.string().nullable(),
+  amount: integer.nullable().meta({ description: 'in the token’s smallest units; null for ops without an amount' }),
+  accepted: z.boolean().meta({ description: 'whether the op applied; a failed one says why in opError' }),
+  opError: z.string().nullable(),
+  timestamp,
+  fee: integer.meta({ description: 'the fee the op paid, sompi' }),
+};
+
 export const tokenOperationsResponse = z.strictObject({
+  operations: z.array(z.strictObject(tokenOperationShape)),
+  metadata,
+});
+
+export const transactionTokenOperationsResponse = z.strictObject({
   operations: z.array(
     z.strictObject({
-      opScore: integer,
-      transactionId: z.string(),
-      op: z.string(),
-      from: z.string(),
-      to: z.string().nullable(),
-      amount: integer.nullable(),
-      accepted: z.boolean(),
-      opError: z.string().nullable(),
-      timestamp,
-      fee: integer.meta({ description: 'the fee the op paid, sompi' }),
+      ticker: z.string(),
+      decimals: z.number().int().nullable().meta({ description: 'the token’s decimals; null when no such token exists' }),
+      iconUrl: z.string().meta({ description: 'the operator registry’s icon, "" without one' }),
+      ...tokenOperationShape,
     }),
   ),
-  metadata,
 });
 
 export const tokenFillsResponse = z.strictObject({
@@ -54,6 +70,19 @@ export const tokenFillsResponse = z.strictObject({
   ),
   metadata,
 });
+
+const EXAMPLE_OPERATION = {
+  opScore: 90_112_448_000_007,
+  transactionId: EXAMPLE_TRANSACTION_ID,
+  op: 'transfer',
+  from: EXAMPLE_ADDRESS,
+  to: EXAMPLE_ADDRESS,
+  amount: 50_000_000_000,
+  accepted: true,
+  opError: null,
+  timestamp: 1_763_812_800_000,
+  fee: 2_000,
+};
 
 const paging = (order: string, cursor: string) =>
   `${order}, ${PAGE_LIMIT.default} per page unless \`limit\` (${PAGE_LIMIT.min}..${PAGE_LIMIT.max}) says otherwise; ` +
@@ -101,20 +130,34 @@ export const TOKEN_ACTIVITY_ENDPOINT_DOCS: DocumentedEndpoint[] = [
         query: { limit: '20' },
         response: {
           operations: [
-            {
-              opScore: 90_112_448_000_007,
-              transactionId: EXAMPLE_TRANSACTION_ID,
-              op: 'transfer',
-              from: EXAMPLE_ADDRESS,
-              to: EXAMPLE_ADDRESS,
-              amount: 50_000_000_000,
-              accepted: true,
-              opError: null,
-              timestamp: 1_763_812_800_000,
-              fee: 2_000,
-            },
+            EXAMPLE_OPERATION,
           ],
           metadata: { hasMore: true, count: 1 },
+        },
+      },
+    },
+  },
+  {
+    definition: getTransactionTokenOperationsEndpoint,
+    docs: {
+      operationId: 'getTransactionTokenOperations',
+      summary: 'The token operations of a transaction',
+      description:
+        'The op records one transaction carries (a Kasplex reveal holds one), by opScore, failed ones with their opError, ' +
+        'each with its ticker, the token’s decimals and icon. A transaction without an op, or one the token indexer has ' +
+        'not reached yet, answers an empty list. An extension beyond the spec. The standard segment is `tk20` or its ' +
+        'alias `krc20`, in any case.',
+      tag: TOKENS_TAG,
+      response: transactionTokenOperationsResponse,
+      errors: ['invalid_hex', 'route_not_found'],
+      usesNode: false,
+      etag: true,
+      examples: {
+        params: { transactionId: EXAMPLE_TRANSACTION_ID },
+        response: {
+          operations: [
+            { ticker: 'DAGBRD', decimals: 8, iconUrl: '', ...EXAMPLE_OPERATION },
+          ],
         },
       },
     },
