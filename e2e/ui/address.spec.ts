@@ -127,6 +127,12 @@ test.describe('the address page', () => {
     expect(html.match(/blockDaaScore/g)?.length ?? 0).toBeLessThanOrEqual(20);
   });
 
+  test('draws the balance over time from the recent history', async ({ page }) => {
+    await page.goto(`/address/${address}`);
+    await expect(page.getByTestId('address-balance-chart').locator('canvas').first()).toBeAttached({ timeout: 20_000 });
+    await expect(page.getByTestId('address-chart-caption')).toContainText('Balance in KAS after each accepted transaction');
+  });
+
   test("shows the address's totals as the API counts them, while they grow", async ({ page, request }) => {
     interface Summary {
       transactionCount: number;

@@ -171,6 +171,30 @@ test.describe('token pages', () => {
     }
   });
 
+  test("a holder's address page lists its tokens in whole units, linked, as the API counts them", async ({ page, request }) => {
+    const { holders } = (await (
+      await request.get(v1Path('GET /v1/tokens/tk20/{ticker}/holders', { ticker }, { limit: 1 }), { headers: keyed })
+    ).json()) as { holders: { address: string }[] };
+    const holder = holders[0]!.address;
+    await page.goto(pages.address(holder));
+    const row = page.getByTestId('address-token').filter({ has: page.getByRole('link', { name: ticker, exact: true }) });
+    await expect(row.getByRole('link', { name: ticker, exact: true })).toHaveAttribute('href', pages.token(ticker));
+    const apiBalance = async () => {
+      const { balances } = (await (
+        await request.get(v1Path('GET /v1/tokens/tk20/balances/{address}', { address: holder }), { headers: keyed })
+      ).json()) as { balances: { ticker: string; decimals: number; balance: number }[] };
+      const token = balances.find((entry) => entry.ticker === ticker)!;
+      const units = BigInt(token.balance);
+      const scale = 10n ** BigInt(token.decimals);
+      const fraction = (units % scale).toString().padStart(token.decimals, '0').replace(/0+$/, '');
+      return `${(units / scale).toLocaleString('en')}${fraction === '' ? '' : `.${fraction}`}`;
+    };
+    // The holder may trade meanwhile: the page (refreshed every 15 s) and the API agree once both have the same state.
+    await expect
+      .poll(async () => (await row.getByTestId('address-token-balance').textContent()) === (await apiBalance()), { timeout: 45_000, intervals: [1_000] })
+      .toBe(true);
+  });
+
   test('the token page follows the dark theme and stays accessible in it', async ({ page }) => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.goto(pages.token(ticker));

@@ -13,6 +13,7 @@ import {
   getTokenMarketSummaries,
   getTokenOps,
   getTokenOpsOfTransaction,
+  getTokenBalancesOfAddress,
   getTokenPage,
 } from './token-reads';
 import { addTokenStatBuckets, getTokenCandles, getTokenStatSamples, rebuildTokenStatBuckets, refreshTokenCandles } from './token-buckets';
@@ -131,6 +132,7 @@ describe.each(testBackends())('token reads and writes use indexes ($name)', (bac
     ['recent ops', () => getTokenOps(traced, 'SYNA', 50)],
     ['older ops', () => getTokenOps(traced, 'SYNA', 50, 1_100n * 10_000n)],
     ['ops of one transaction', () => getTokenOpsOfTransaction(traced, hashOf('no transaction'))],
+    ['balances of one address', () => getTokenBalancesOfAddress(traced, 'kaspadev:qqq', 1000)],
     ['checkpoint read', () => readTokenCheckpoint(traced)],
     ['chain block by hash', () => readChainBlockRef(traced, hashOf('no block'))],
     ['chain blocks after a DAA score', () => readChainBlocksAfter(traced, { daaScore: 5n, blueScore: 6n }, 100)],

@@ -215,3 +215,20 @@ export async function getTokenOpsOfTransaction(db: Queryable, txId: Uint8Array):
   );
   return rows.map((row) => ({ ...tokenOpFromRow(row), tick: row.tick, dec: row.dec === null ? null : Number(row.dec) }));
 }
+
+export interface AddressTokenBalance {
+  tick: string;
+  dec: number;
+  balance: bigint;
+  locked: bigint;
+}
+
+/** What an address holds of each token (balance or locked in a listing), by ticker; at most `limit` tokens. */
+export async function getTokenBalancesOfAddress(db: Queryable, address: string, limit: number): Promise<AddressTokenBalance[]> {
+  const { rows } = await db.query<{ tick: string; dec: number; balance: string; locked: string }>(
+    `SELECT tick, dec, balance::text AS balance, locked::text AS locked FROM token_balances
+     WHERE address = $1 AND (balance > 0 OR locked > 0) ORDER BY tick LIMIT $2`,
+    [address, limit],
+  );
+  return rows.map((row) => ({ tick: row.tick, dec: Number(row.dec), balance: BigInt(row.balance), locked: BigInt(row.locked) }));
+}

@@ -189,6 +189,15 @@ export interface TransactionTokenOperation extends TokenOperation {
   iconUrl: string;
 }
 
+/** GET /v1/tokens/tk20/balances/{address}. */
+export interface AddressTokenBalance {
+  ticker: string;
+  decimals: number;
+  balance: JsonInteger;
+  locked: JsonInteger;
+  iconUrl: string;
+}
+
 export interface TokenOperationsPage {
   operations: TokenOperation[];
   metadata: { hasMore: boolean; count: number };
@@ -356,6 +365,9 @@ export const resources = {
   ),
   transactionTokenOperations: resource<{ transactionId: string }, NoQuery, undefined, { operations: TransactionTokenOperation[] }>(
     'GET /v1/tokens/tk20/operations/{transactionId}',
+  ),
+  addressTokenBalances: resource<{ address: string }, NoQuery, undefined, { balances: AddressTokenBalance[] }>(
+    'GET /v1/tokens/tk20/balances/{address}',
   ),
   tokenFills: resource<{ ticker: string }, TokenActivityQuery, undefined, TokenFillsPage>(
     'GET /v1/tokens/tk20/{ticker}/fills',

@@ -4,6 +4,7 @@ import { notFound } from 'next/navigation';
 import { AddressBalance } from '@/components/address/address-balance';
 import { AddressHistory } from '@/components/address/address-history';
 import { AddressQr } from '@/components/address/address-qr';
+import { AddressTokens } from '@/components/address/address-tokens';
 import { ShowApiCall } from '@/components/show-api-call';
 import { CopyButton, ErrorState } from '@/components/ui';
 import { pageResource, shareMetadata } from '@/lib/serving/page-support';
@@ -90,6 +91,7 @@ export default async function AddressPage({ params, searchParams }: PageProps) {
         address={address}
         initialSummary={utxos.ok ? summarizeUtxos(utxos.body.entries) : null}
       />
+      <AddressTokens address={address} />
       <section aria-labelledby="history-heading">
         <h2 id="history-heading" className="mb-3 text-lg font-semibold">
           Transactions

@@ -20,6 +20,7 @@ import {
   getTokenHoldersEndpoint,
   getTokenOperationsEndpoint,
   getTransactionTokenOperationsEndpoint,
+  getAddressTokenBalancesEndpoint,
 } from './token-activity-endpoints';
 import type { TokenApiContext } from './token-endpoints';
 
@@ -50,6 +51,7 @@ describe.each(testBackends())('token activity endpoints on $name', (backend) => 
   let db: Db;
   let request: (definition: { id: string }, ticker: string, query?: string, standard?: string) => Promise<Reply>;
   let requestOfTransaction: (transactionId: string, standard?: string) => Promise<Reply>;
+  let requestOfAddress: (address: string) => Promise<Reply>;
 
   beforeAll(async () => {
     database = await backend.open();
@@ -102,6 +104,13 @@ describe.each(testBackends())('token activity endpoints on $name', (backend) => 
       const handler = define(getTransactionTokenOperationsEndpoint as never);
       const routeContext: RouteContext = { params: Promise.resolve({ standard, transactionId }) };
       const response = await handler(new Request('http://localhost/v1/tokens/x/operations/y', { headers: { 'x-api-key': key } }), routeContext);
+      const text = await response.text();
+      return { status: response.status, text, cost: response.headers.get('x-request-cost-ru'), body: JSON.parse(text) as Record<string, unknown> };
+    };
+    requestOfAddress = async (address) => {
+      const handler = define(getAddressTokenBalancesEndpoint as never);
+      const routeContext: RouteContext = { params: Promise.resolve({ standard: 'krc20', address }) };
+      const response = await handler(new Request('http://localhost/v1/tokens/x/balances/y', { headers: { 'x-api-key': key } }), routeContext);
       const text = await response.text();
       return { status: response.status, text, cost: response.headers.get('x-request-cost-ru'), body: JSON.parse(text) as Record<string, unknown> };
     };
@@ -173,6 +182,19 @@ describe.each(testBackends())('token activity endpoints on $name', (backend) => 
     expect([bad.status, (bad.body.errors as Row[])[0]!.path]).toEqual([400, 'path.transactionId']);
     const standard = await requestOfTransaction('ab'.repeat(32), 'brc20');
     expect([standard.status, standard.body.code]).toEqual([404, 'route_not_found']);
+  });
+
+  it("an address's tokens: each token it holds with exact balances and decimals, none for a stranger, 0.01 RU", async () => {
+    const bobs = await requestOfAddress(bob.address);
+    expect([bobs.status, bobs.cost]).toEqual([200, '0.01']);
+    expect(bobs.body.balances).toEqual([{ ticker: 'ACTV', decimals: 8, balance: expect.any(Number), locked: 0, iconUrl: '' }]);
+    expect(bobs.text).toContain(`"balance":${LIM + 5n + LISTED}`);
+    const owners = await requestOfAddress(owner.address);
+    expect(owners.body.balances).toEqual([{ ticker: 'ACTV', decimals: 8, balance: 1000, locked: 0, iconUrl: '' }]);
+    const stranger = await requestOfAddress(schnorrParty(43).address);
+    expect([stranger.status, stranger.body]).toEqual([200, { balances: [] }]);
+    const bad = await requestOfAddress('kaspadev:nothing');
+    expect([bad.status, (bad.body.errors as Row[])[0]!.path]).toEqual([400, 'path.address']);
   });
 
   it('fills: newest first with KAS and USD prices per whole token', async () => {

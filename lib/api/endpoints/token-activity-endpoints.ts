@@ -10,7 +10,9 @@
  *   - GET /v1/tokens/tk20/operations/{transactionId}: {operations: [...]}, the op records one transaction carries, by
  *     opScore, each with its ticker, the token's decimals (null when no such token exists) and the registry's icon:
  *     what a transaction page needs to show an operation's result. None is an empty list (a transaction without an
- *     op, or one the token indexer has not reached), not a 404: the indexer may still be behind.
+ *     op, or one the token indexer has not reached), not a 404: the indexer may still be behind;
+ *   - GET /v1/tokens/tk20/balances/{address}: {balances: [{ticker, decimals, balance, locked, iconUrl}]}, every token
+ *     the address holds (a balance, or an amount locked in a listing), by ticker, at most MAX_ADDRESS_TOKENS.
  * Amounts are exact JSON integers in the token's smallest units; fee and priceSompi are sompi (priceSompi is what the
  * buyer paid for the whole fill); priceKas and priceUsd are per whole token, priceUsd at the KAS/USD rate of the fill's
  * time (null when the source has none); timestamps are the accepting block's time in ms.
@@ -18,12 +20,12 @@
 import { z } from 'zod';
 import { UnknownCursorError } from '../../db';
 import { getTokenFillPage, getTokenHolderPage, getTokenOpPage } from '../../db/token-activity';
-import { getTokenOpsOfTransaction, type TokenOpRow } from '../../db/token-reads';
+import { getTokenBalancesOfAddress, getTokenOpsOfTransaction, type TokenOpRow } from '../../db/token-reads';
 import { hexToBytes } from '../../kaspa/bytes';
 import { fillPrice, ratioToNumber } from '../../tokens/market';
 import { endpointsFor, type CachePolicy, type EndpointResult } from '../wrapper/endpoint';
-import { ApiError } from '../http/errors';
-import { hexString, pageLimit } from '../http/schemas';
+import { ApiError, fromZodError } from '../http/errors';
+import { addressString, hexString, pageLimit } from '../http/schemas';
 import {
   checkStandard,
   standard as standardParam,
@@ -155,3 +157,25 @@ export const getTokenFillsEndpoint = activityEndpoint({
 });
 
 export const TOKEN_ACTIVITY_ENDPOINTS = [getTokenHoldersEndpoint, getTokenOperationsEndpoint, getTokenFillsEndpoint] as const;
+
+/** More tokens than any address holds today; the list is bounded so one call stays one indexed read. */
+export const MAX_ADDRESS_TOKENS = 1000;
+
+export const getAddressTokenBalancesEndpoint = activityEndpoint({
+  id: 'GET /v1/tokens/tk20/balances/{address}',
+  params: z.object({ standard: standardParam, address: z.string() }),
+  async handler({ context, params, pathname }): Promise<EndpointResult> {
+    checkStandard(params.standard, pathname);
+    const checked = addressString(await context.addressPrefix()).safeParse(params.address);
+    if (!checked.success) throw fromZodError('path.address', checked.error);
+    const rows = await getTokenBalancesOfAddress(context.db, checked.data, MAX_ADDRESS_TOKENS);
+    const balances = rows.map((row) => ({
+      ticker: row.tick,
+      decimals: row.dec,
+      balance: row.balance,
+      locked: row.locked,
+      iconUrl: context.tokens.registry.entry(row.tick)?.iconUrl ?? '',
+    }));
+    return { body: { balances }, cache: SHORT };
+  },
+});

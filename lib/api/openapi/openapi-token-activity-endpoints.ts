@@ -12,6 +12,8 @@ import {
   getTokenHoldersEndpoint,
   getTokenOperationsEndpoint,
   getTransactionTokenOperationsEndpoint,
+  getAddressTokenBalancesEndpoint,
+  MAX_ADDRESS_TOKENS,
 } from '../endpoints/token-activity-endpoints';
 
 const integer = z
@@ -69,6 +71,18 @@ export const tokenFillsResponse = z.strictObject({
     }),
   ),
   metadata,
+});
+
+export const addressTokenBalancesResponse = z.strictObject({
+  balances: z.array(
+    z.strictObject({
+      ticker: z.string(),
+      decimals: z.number().int(),
+      balance: integer.meta({ description: 'spendable, in the token’s smallest units' }),
+      locked: integer.meta({ description: 'locked in open listings, in the token’s smallest units' }),
+      iconUrl: z.string().meta({ description: 'the operator registry’s icon, "" without one' }),
+    }),
+  ),
 });
 
 const EXAMPLE_OPERATION = {
@@ -159,6 +173,26 @@ export const TOKEN_ACTIVITY_ENDPOINT_DOCS: DocumentedEndpoint[] = [
             { ticker: 'DAGBRD', decimals: 8, iconUrl: '', ...EXAMPLE_OPERATION },
           ],
         },
+      },
+    },
+  },
+  {
+    definition: getAddressTokenBalancesEndpoint,
+    docs: {
+      operationId: 'getAddressTokenBalances',
+      summary: 'The tokens an address holds',
+      description:
+        `Every token the address holds, spendable or locked in a listing, by ticker (at most ${MAX_ADDRESS_TOKENS}), with ` +
+        'the token’s decimals and icon. An address holding none answers an empty list. An extension beyond the spec. ' +
+        'The standard segment is `tk20` or its alias `krc20`, in any case.',
+      tag: TOKENS_TAG,
+      response: addressTokenBalancesResponse,
+      errors: ['invalid_address', 'route_not_found'],
+      usesNode: false,
+      etag: true,
+      examples: {
+        params: { address: EXAMPLE_ADDRESS },
+        response: { balances: [{ ticker: 'DAGBRD', decimals: 8, balance: 125_000_000_000_000, locked: 2_000_000_000, iconUrl: '' }] },
       },
     },
   },
