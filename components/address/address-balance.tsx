@@ -8,6 +8,7 @@ import { formatInteger } from '@/lib/web/format';
 import { summarizeUtxos, UTXOS_LISTED, type UtxoSummary } from '@/lib/web/utxo-summary';
 import { Card, CovenantLink, ErrorState, Facts, Kas, Skeleton, TimeAgo, TransactionLink } from '../ui';
 import { AddressBalanceChart } from './address-balance-chart';
+import { useKasUsdNow, usdOf } from '../kas-usd';
 
 const REFRESH_MS = 5_000;
 /** The totals read the whole indexed history of the address (a miner's grows ten rows a second): refreshed slowly. */
@@ -41,6 +42,8 @@ export function AddressBalance({ address, initialSummary }: { address: string; i
     { refetchInterval: REFRESH_MS },
   );
 
+  const usdNow = useKasUsdNow();
+
   if (utxos.isError && shown === undefined) return <ErrorState error={utxos.error} onRetry={() => void utxos.refetch()} />;
   const pendingEntries = pending.data?.entries ?? [];
 
@@ -54,6 +57,12 @@ export function AddressBalance({ address, initialSummary }: { address: string; i
             <p className="text-2xl font-semibold tabular-nums" data-testid="address-balance">
               <Kas sompi={shown.balance} digits={8} />
             </p>
+              {usdNow.usd != null && (
+                <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="address-balance-usd">
+                  ≈ {usdOf(shown.balance, usdNow.usd)} at today&apos;s rate
+                  {usdNow.source === 'simulated' ? ' (simulated KAS/USD)' : ''}
+                </p>
+              )}
             <div className="mt-3">
               <Facts
                 items={[

@@ -9,6 +9,7 @@ import { pages } from '@/lib/web/urls';
 import { LoadMore } from '../load-more';
 import { StackedTable, type StackedColumn } from '../stacked-table';
 import { EmptyState, ErrorState, Kas, TimeAgo, TransactionLink } from '../ui';
+import { useKasUsdAt, usdOf } from '../kas-usd';
 
 const HISTORY_COLUMNS: readonly StackedColumn[] = [
   { label: 'Transaction' },
@@ -40,7 +41,8 @@ function Status({ transaction }: { transaction: AddressTransactionView }) {
   );
 }
 
-function HistoryRow({ transaction }: { transaction: AddressTransactionView }) {
+/** `usdPerKas`: the KAS/USD rate at the transaction's time (undefined while loading, null without a rate). */
+function HistoryRow({ transaction, usdPerKas }: { transaction: AddressTransactionView; usdPerKas: number | null | undefined }) {
   const change = BigInt(transaction.balanceChange);
   return (
     <tr className="border-t border-slate-200 dark:border-slate-800" data-testid="history-row" data-txid={transaction.transactionId}>
@@ -58,6 +60,11 @@ function HistoryRow({ transaction }: { transaction: AddressTransactionView }) {
         className={`py-2 pr-3 text-right ${change < 0n ? 'text-red-700 dark:text-red-400' : 'text-emerald-700 dark:text-emerald-400'}`}
       >
         <Kas sompi={change} signed />
+        {usdPerKas != null && (
+          <span className="block text-xs text-slate-500 dark:text-slate-400" data-testid="history-row-usd">
+            {usdOf(change, usdPerKas)}
+          </span>
+        )}
       </td>
       <td data-label="Fee" className="py-2 text-right text-slate-600 dark:text-slate-400">
         {transaction.fee === null ? '—' : <Kas sompi={transaction.fee} digits={8} />}
@@ -111,6 +118,9 @@ export function AddressHistory({
     (transaction) => !loaded.some((row) => row.transactionId === transaction.transactionId),
   );
 
+  const times = useMemo(() => loaded.map((transaction) => transaction.blockTime), [loaded]);
+  const usd = useKasUsdAt(times);
+
   function handleShowNewer() {
     setPrepended((current) => [...waiting, ...current]);
   }
@@ -145,6 +155,12 @@ export function AddressHistory({
         </div>
         <p className="text-sm text-slate-600 dark:text-slate-400" aria-live="polite">
           {loaded.length.toLocaleString('en')} shown{history.hasNextPage ? ', more below' : ''}
+          {usd.source !== undefined && usd.source !== 'unavailable' && (
+            <span data-testid="history-usd-source">
+              {' '}
+              · USD at each transaction&apos;s time{usd.source === 'simulated' ? ' (simulated KAS/USD)' : ''}
+            </span>
+          )}
         </p>
       </div>
 
@@ -173,7 +189,7 @@ export function AddressHistory({
           testId="address-history"
         >
           {loaded.map((transaction) => (
-            <HistoryRow key={transaction.transactionId} transaction={transaction} />
+            <HistoryRow key={transaction.transactionId} transaction={transaction} usdPerKas={usd.rateAt(transaction.blockTime)} />
           ))}
         </StackedTable>
       )}

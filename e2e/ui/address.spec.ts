@@ -133,6 +133,25 @@ test.describe('the address page', () => {
     await expect(page.getByTestId('address-chart-caption')).toContainText('Balance in KAS after each accepted transaction');
   });
 
+  test("values the balance at today's KAS/USD and each change at its transaction's time, labelled simulated", async ({ page, request }) => {
+    await page.goto(`/address/${address}`);
+    await expect(page.getByTestId('address-balance-usd')).toContainText(/≈ \$[\d,]+\.\d\d at today's rate \(simulated KAS\/USD\)/);
+    await expect(page.getByTestId('history-usd-source')).toContainText('simulated');
+    const row = page.getByTestId('history-row').first();
+    await expect(row.getByTestId('history-row-usd')).toBeVisible();
+    const id = await row.getAttribute('data-txid');
+    const { transactions } = (await (await request.get(`/v1/addresses/${address}/transactions?limit=100`, { headers: keyed })).json()) as {
+      transactions: { transactionId: string; blockTime: number; balanceChange: string }[];
+    };
+    const shown = transactions.find((transaction) => transaction.transactionId === id)!;
+    const { rates } = (await (await request.get(`/v1/prices/kas-usd?times=${shown.blockTime}`, { headers: keyed })).json()) as {
+      rates: { usd: number }[];
+    };
+    const usd = (Number(BigInt(shown.balanceChange)) / 1e8) * rates[0]!.usd;
+    const text = `${usd < 0 ? '−' : ''}$${Math.abs(usd).toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+    await expect(row.getByTestId('history-row-usd')).toHaveText(text);
+  });
+
   test("shows the address's totals as the API counts them, while they grow", async ({ page, request }) => {
     interface Summary {
       transactionCount: number;

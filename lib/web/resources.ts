@@ -189,6 +189,12 @@ export interface TransactionTokenOperation extends TokenOperation {
   iconUrl: string;
 }
 
+/** GET /v1/prices/kas-usd: USD per KAS at each time asked; `source` says what series (simulated on the devnet). */
+export interface KasUsdRates {
+  source: string;
+  rates: { time: number; usd: number | null }[];
+}
+
 /** GET /v1/tokens/tk20/balances/{address}. */
 export interface AddressTokenBalance {
   ticker: string;
@@ -366,6 +372,7 @@ export const resources = {
   transactionTokenOperations: resource<{ transactionId: string }, NoQuery, undefined, { operations: TransactionTokenOperation[] }>(
     'GET /v1/tokens/tk20/operations/{transactionId}',
   ),
+  kasUsd: resource<NoParams, { times?: string }, undefined, KasUsdRates>('GET /v1/prices/kas-usd'),
   addressTokenBalances: resource<{ address: string }, NoQuery, undefined, { balances: AddressTokenBalance[] }>(
     'GET /v1/tokens/tk20/balances/{address}',
   ),

@@ -436,6 +436,7 @@ beforeAll(async () => {
   put('GET /v1/tokens/tk20/{ticker}/operations', { params: { standard: 'krc20', ticker: 'DAGBRD' }, query: { limit: '5' } });
   put('GET /v1/tokens/tk20/{ticker}/fills', { params: { standard: 'tk20', ticker: 'dagbrd' }, query: { limit: '5' } });
   put('GET /v1/tokens/tk20/operations/{transactionId}', { params: { standard: 'krc20', transactionId: idHex(mined) } });
+  put('GET /v1/prices/kas-usd', { query: { times: '1700000000000,1800000000000' } });
   put('GET /v1/tokens/tk20/balances/{address}', { params: { standard: 'tk20', address: encodeURIComponent(miner) } });
   // The fuzz chain runs no covenant traffic: the list answers empty, a covenant id the chain never bound is unknown.
   put('GET /v1/covenants', { query: { limit: '5' } });

@@ -22,6 +22,7 @@ import {
   getTransactionTokenOperationsEndpoint,
   getAddressTokenBalancesEndpoint,
 } from './token-activity-endpoints';
+import { getKasUsdEndpoint } from './kas-usd-endpoint';
 import type { TokenApiContext } from './token-endpoints';
 
 const owner = schnorrParty(40);
@@ -52,6 +53,7 @@ describe.each(testBackends())('token activity endpoints on $name', (backend) => 
   let request: (definition: { id: string }, ticker: string, query?: string, standard?: string) => Promise<Reply>;
   let requestOfTransaction: (transactionId: string, standard?: string) => Promise<Reply>;
   let requestOfAddress: (address: string) => Promise<Reply>;
+  let requestPrices: (query: string) => Promise<Reply>;
 
   beforeAll(async () => {
     database = await backend.open();
@@ -104,6 +106,14 @@ describe.each(testBackends())('token activity endpoints on $name', (backend) => 
       const handler = define(getTransactionTokenOperationsEndpoint as never);
       const routeContext: RouteContext = { params: Promise.resolve({ standard, transactionId }) };
       const response = await handler(new Request('http://localhost/v1/tokens/x/operations/y', { headers: { 'x-api-key': key } }), routeContext);
+      const text = await response.text();
+      return { status: response.status, text, cost: response.headers.get('x-request-cost-ru'), body: JSON.parse(text) as Record<string, unknown> };
+    };
+    requestPrices = async (query) => {
+      const handler = define(getKasUsdEndpoint as never);
+      const response = await handler(new Request(`http://localhost/v1/prices/kas-usd${query}`, { headers: { 'x-api-key': key } }), {
+        params: Promise.resolve({}),
+      });
       const text = await response.text();
       return { status: response.status, text, cost: response.headers.get('x-request-cost-ru'), body: JSON.parse(text) as Record<string, unknown> };
     };
@@ -195,6 +205,17 @@ describe.each(testBackends())('token activity endpoints on $name', (backend) => 
     expect([stranger.status, stranger.body]).toEqual([200, { balances: [] }]);
     const bad = await requestOfAddress('kaspadev:nothing');
     expect([bad.status, (bad.body.errors as Row[])[0]!.path]).toEqual([400, 'path.address']);
+  });
+
+  it('KAS/USD at given times, in the order asked, now by default, with its source', async () => {
+    const asked = await requestPrices(`?times=${NOW},${BLOCK_ZERO_MS}`);
+    expect([asked.status, asked.cost]).toEqual([200, '0.01']);
+    expect(asked.body).toEqual({ source: 'fixed', rates: [{ time: NOW, usd: 0.5 }, { time: BLOCK_ZERO_MS, usd: 0.5 }] });
+    expect((await requestPrices('')).body).toEqual({ source: 'fixed', rates: [{ time: NOW, usd: 0.5 }] });
+    for (const bad of ['?times=', '?times=abc', '?times=1,,2', `?times=${Array.from({ length: 101 }, (_, index) => index).join(',')}`]) {
+      const reply = await requestPrices(bad);
+      expect([bad, reply.status, (reply.body.errors as Row[])[0]!.path]).toEqual([bad, 400, 'query.times']);
+    }
   });
 
   it('fills: newest first with KAS and USD prices per whole token', async () => {

@@ -14,6 +14,7 @@ describe('cost table', () => {
       'GET /v1/tokens/tk20/{ticker}/fills': '0.01',
       'GET /v1/tokens/tk20/operations/{transactionId}': '0.01',
       'GET /v1/tokens/tk20/balances/{address}': '0.01',
+      'GET /v1/prices/kas-usd': '0.01',
       'POST /v1/rpc/submitTransactionReplacement': '0.1',
       'POST /v1/rpc/getBlock': '0.1',
       'POST /v1/rpc/getMempoolEntriesByAddresses': '0.1',

@@ -1,7 +1,7 @@
 /**
  * The one cost table: what each /v1 route charges, in integer milli-RU (1 RU = 1000 milli-RU), so amounts such as
  * 0.01 RU add up exactly. Values are SERVICE-SPEC §4.1; getUtxosByAddresses (not shown there) is 0.5 RU by the
- * owner's decision; the token list and the token activity reads (extensions, a transaction's token ops and an address's token balances among them) cost 0.01 RU like
+ * owner's decision; the token list and the token activity reads (extensions, a transaction's token ops and an address's token balances among them), and so do KAS/USD rates at given times cost 0.01 RU like
  * the token reads; the
  * covenant reads (extensions) cost as their nearest spec'd relatives: the list and a covenant with its UTXOs 0.1 RU
  * (one indexed lookup, like a transaction), the lineage 0.5 RU (a page of indexed transactions, like address history);
@@ -39,6 +39,7 @@ export const ROUTE_COSTS = {
   'GET /v1/tokens/tk20/{ticker}/fills': 10,
   'GET /v1/tokens/tk20/operations/{transactionId}': 10,
   'GET /v1/tokens/tk20/balances/{address}': 10,
+  'GET /v1/prices/kas-usd': 10,
   'POST /v1/rpc/submitTransactionReplacement': 100,
   'POST /v1/rpc/getBlock': 100,
   'POST /v1/rpc/getMempoolEntriesByAddresses': 100,

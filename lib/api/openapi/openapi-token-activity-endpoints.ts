@@ -15,6 +15,7 @@ import {
   getAddressTokenBalancesEndpoint,
   MAX_ADDRESS_TOKENS,
 } from '../endpoints/token-activity-endpoints';
+import { getKasUsdEndpoint, MAX_PRICE_TIMES } from '../endpoints/kas-usd-endpoint';
 
 const integer = z
   .union([z.number().int(), z.bigint()])
@@ -81,6 +82,16 @@ export const addressTokenBalancesResponse = z.strictObject({
       balance: integer.meta({ description: 'spendable, in the token’s smallest units' }),
       locked: integer.meta({ description: 'locked in open listings, in the token’s smallest units' }),
       iconUrl: z.string().meta({ description: 'the operator registry’s icon, "" without one' }),
+    }),
+  ),
+});
+
+export const kasUsdResponse = z.strictObject({
+  source: z.string().meta({ description: 'simulated (not a market price), fixed, the operator’s feed, or unavailable' }),
+  rates: z.array(
+    z.strictObject({
+      time: z.number().int().meta({ description: 'epoch ms, as asked' }),
+      usd: z.number().nullable().meta({ description: 'USD per KAS at that time; null when the source has none' }),
     }),
   ),
 });
@@ -193,6 +204,26 @@ export const TOKEN_ACTIVITY_ENDPOINT_DOCS: DocumentedEndpoint[] = [
       examples: {
         params: { address: EXAMPLE_ADDRESS },
         response: { balances: [{ ticker: 'DAGBRD', decimals: 8, balance: 125_000_000_000_000, locked: 2_000_000_000, iconUrl: '' }] },
+      },
+    },
+  },
+  {
+    definition: getKasUsdEndpoint,
+    docs: {
+      operationId: 'getKasUsd',
+      summary: 'KAS/USD at given times',
+      description:
+        `The KAS/USD rate the token and wallet figures use, at up to ${MAX_PRICE_TIMES} times (\`times\`, comma-separated ` +
+        'epoch ms; now when absent), in the order asked. On the devnet the series is simulated and says so in `source`. ' +
+        'An extension beyond the spec.',
+      tag: TOKENS_TAG,
+      response: kasUsdResponse,
+      errors: ['invalid_request', 'route_not_found'],
+      usesNode: false,
+      etag: true,
+      examples: {
+        query: { times: '1763812800000' },
+        response: { source: 'simulated', rates: [{ time: 1_763_812_800_000, usd: 0.0821 }] },
       },
     },
   },
