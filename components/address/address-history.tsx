@@ -1,10 +1,12 @@
 'use client';
 
 import Link from 'next/link';
-import { useMemo, useState } from 'react';
+import { useRouter } from 'next/navigation';
+import { useMemo, useState, type FormEvent } from 'react';
 import type { AddressTransactionView } from '@/lib/api/endpoints/indexed-format';
 import { useCursorPages, useResource } from '@/lib/web/queries';
 import { ADDRESS_HISTORY_PAGE_SIZE, resources, type AddressHistoryPage } from '@/lib/web/resources';
+import type { HistoryDate } from '@/lib/web/history-date';
 import { pages } from '@/lib/web/urls';
 import { LoadMore } from '../load-more';
 import { StackedTable, type StackedColumn } from '../stacked-table';
@@ -81,13 +83,17 @@ function HistoryRow({ transaction, usdPerKas }: { transaction: AddressTransactio
 export function AddressHistory({
   address,
   acceptedOnly,
+  jump,
   initialPage,
 }: {
   address: string;
   acceptedOnly: boolean;
+  /** The day the reader jumped to: the history starts with that day's last transaction. */
+  jump: HistoryDate | null;
   initialPage: AddressHistoryPage;
 }) {
-  const baseQuery = { limit: ADDRESS_HISTORY_PAGE_SIZE, accepted_only: acceptedOnly || undefined };
+  const router = useRouter();
+  const baseQuery = { limit: ADDRESS_HISTORY_PAGE_SIZE, accepted_only: acceptedOnly || undefined, before_time: jump?.beforeTime };
   const history = useCursorPages(resources.addressHistory, { params: { address }, query: baseQuery }, nextCursor, {
     initialPage,
     staleTime: Number.POSITIVE_INFINITY,
@@ -112,7 +118,7 @@ export function AddressHistory({
       params: { address },
       query: { limit: NEWER_BATCH, accepted_only: acceptedOnly || undefined, ending_before: newestId },
     },
-    { refetchInterval: NEWER_POLL_MS, enabled: history.isSuccess },
+    { refetchInterval: NEWER_POLL_MS, enabled: history.isSuccess && jump === null },
   );
   const waiting = (newer.data?.transactions ?? []).filter(
     (transaction) => !loaded.some((row) => row.transactionId === transaction.transactionId),
@@ -121,6 +127,12 @@ export function AddressHistory({
   const times = useMemo(() => loaded.map((transaction) => transaction.blockTime), [loaded]);
   const usd = useKasUsdAt(times);
 
+  function handleJump(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const day = new FormData(event.currentTarget).get('before');
+    router.push(pages.address(address, acceptedOnly, typeof day === 'string' && day !== '' ? day : undefined));
+  }
+
   function handleShowNewer() {
     setPrepended((current) => [...waiting, ...current]);
   }
@@ -128,9 +140,9 @@ export function AddressHistory({
   return (
     <div>
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
-        <div className="flex items-center gap-3 text-sm">
+        <div className="flex flex-wrap items-center gap-3 text-sm">
           <Link
-            href={pages.address(address, !acceptedOnly)}
+            href={pages.address(address, !acceptedOnly, jump?.day)}
             className="rounded-md border border-slate-300 px-2 py-1 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
             aria-pressed={acceptedOnly}
             role="button"
@@ -152,6 +164,26 @@ export function AddressHistory({
           >
             Koinly CSV
           </a>
+          <form action={pages.address(address)} method="get" onSubmit={handleJump} className="flex items-center gap-1" data-testid="history-jump">
+            {acceptedOnly && <input type="hidden" name="accepted_only" value="true" />}
+            <label htmlFor="history-date" className="text-slate-600 dark:text-slate-400">
+              Jump to
+            </label>
+            <input
+              id="history-date"
+              type="date"
+              name="before"
+              defaultValue={jump?.day}
+              required
+              className="rounded-md border border-slate-300 bg-white px-1.5 py-0.5 dark:border-slate-700 dark:bg-slate-900"
+            />
+            <button
+              type="submit"
+              className="rounded-md border border-slate-300 px-2 py-1 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+            >
+              Go
+            </button>
+          </form>
         </div>
         <p className="text-sm text-slate-600 dark:text-slate-400" aria-live="polite">
           {loaded.length.toLocaleString('en')} shown{history.hasNextPage ? ', more below' : ''}
@@ -164,7 +196,16 @@ export function AddressHistory({
         </p>
       </div>
 
-      {waiting.length > 0 && (
+      {jump !== null && (
+        <p className="mb-2 text-sm" data-testid="history-jumped">
+          From the end of {jump.day} (UTC) back ·{' '}
+          <Link href={pages.address(address, acceptedOnly)} className="text-teal-700 hover:underline dark:text-teal-400">
+            Newest transactions
+          </Link>
+        </p>
+      )}
+
+      {jump === null && waiting.length > 0 && (
         <button
           type="button"
           onClick={handleShowNewer}

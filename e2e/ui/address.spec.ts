@@ -152,6 +152,38 @@ test.describe('the address page', () => {
     await expect(row.getByTestId('history-row-usd')).toHaveText(text);
   });
 
+  test('jumps to a date: the history starts with that day, as the API pages it, and the date is in the URL', async ({ page, request }) => {
+    const { transactions } = (await (await request.get(`/v1/addresses/${address}/transactions?limit=100`, { headers: keyed })).json()) as {
+      transactions: { transactionId: string; blockTime: number }[];
+    };
+    // The devnet's history lies within a day or two: jumping to the day before the oldest row shown finds nothing, to
+    // the newest row's day finds the rows of that day and before, newest first, as before_time pages them.
+    const day = new Date(transactions[0]!.blockTime).toISOString().slice(0, 10);
+    const beforeTime = Date.parse(`${day}T00:00:00Z`) + 86_400_000;
+    await page.goto(`/address/${address}`);
+    await page.getByLabel('Jump to').fill(day);
+    await page.getByTestId('history-jump').getByRole('button', { name: 'Go' }).click();
+    await expect(page).toHaveURL(new RegExp(`before=${day}$`), { timeout: 30_000 });
+    await expect(page.getByTestId('history-jumped')).toContainText(`From the end of ${day} (UTC) back`);
+    await expect(page.getByTestId('history-row')).toHaveCount(25);
+    const shown = await rowIds(page);
+    const after = (await (
+      await request.get(`/v1/addresses/${address}/transactions?limit=100&before_time=${beforeTime}`, { headers: keyed })
+    ).json()) as { transactions: { transactionId: string; blockTime: number }[] };
+    expect(after.transactions.every((transaction) => transaction.blockTime < beforeTime)).toBe(true);
+    // The day is today's, so newer rows keep arriving above: what the page shows is an unbroken run of the API's pages.
+    const ids = after.transactions.map((transaction) => transaction.transactionId);
+    const offset = ids.indexOf(shown[0]!);
+    expect(offset).toBeGreaterThanOrEqual(0);
+    expect(ids.slice(offset, offset + shown.length)).toEqual(shown);
+    const previousDay = new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000 * 30).toISOString().slice(0, 10);
+    await page.goto(`/address/${address}?before=${previousDay}`);
+    await expect(page.getByTestId('history-jumped')).toBeVisible();
+    await expect(page.getByTestId('history-row')).toHaveCount(0);
+    await page.getByRole('link', { name: 'Newest transactions' }).click();
+    await expect(page.getByTestId('history-row').first()).toBeVisible({ timeout: 30_000 });
+  });
+
   test("shows the address's totals as the API counts them, while they grow", async ({ page, request }) => {
     interface Summary {
       transactionCount: number;

@@ -209,6 +209,7 @@ describe.each(testBackends())('$name', (backend) => {
         ),
     ],
     ['address history, first page', () => addressPage({})],
+    ['address history from a time', () => addressPage({ beforeTime: 40_000n })],
     [
       'address history, accepted only',
       () => addressPage({ acceptedOnly: true, includePayload: true }),

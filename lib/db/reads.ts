@@ -230,6 +230,8 @@ export interface HistoryPageQuery {
   startingAfter?: Hash;
   /** Backward (newer) paging: the first transaction id of the current page. */
   endingBefore?: Hash;
+  /** Only items with a block time below it (epoch ms): a walk that starts at a date (with or without a cursor). */
+  beforeTime?: bigint;
   includePayload: boolean;
 }
 
@@ -281,9 +283,9 @@ async function historyPage<Item>(
 ): Promise<{ rows: (TransactionRow & Item)[]; hasMore: boolean }> {
   const { limit } = query;
   const { cursorId, backward, order } = pageDirection(query);
-  const cursorCondition = cursorId
-    ? `AND (h.block_time, h.transaction_id) ${backward ? '>' : '<'} (c.block_time, $3)`
-    : '';
+  const parameters: unknown[] = cursorId ? [key, limit, cursorId] : [key, limit];
+  const cursorCondition = cursorId ? `AND (h.block_time, h.transaction_id) ${backward ? '>' : '<'} (c.block_time, $3)` : '';
+  const timeCondition = query.beforeTime === undefined ? '' : `AND h.block_time < $${parameters.push(query.beforeTime)}`;
   const acceptedCondition = source.acceptedOnly
     ? 'AND EXISTS (SELECT 1 FROM transaction_acceptances a WHERE a.transaction_id = h.transaction_id)'
     : '';
@@ -292,7 +294,7 @@ async function historyPage<Item>(
   const items = `SELECT ${itemColumns}h.transaction_id,
                         row_number() OVER (ORDER BY h.block_time ${order}, h.transaction_id ${order}) AS position
                  FROM ${source.table} h
-                 WHERE h.${source.keyColumn} = $1 ${cursorCondition} ${acceptedCondition}
+                 WHERE h.${source.keyColumn} = $1 ${cursorCondition} ${timeCondition} ${acceptedCondition}
                  ORDER BY h.block_time ${order}, h.transaction_id ${order}
                  LIMIT $2 + 1`;
   // With a cursor the items hang off the cursor's row (one round trip, as for the first page): no row at all means
@@ -310,7 +312,7 @@ async function historyPage<Item>(
        )}
      ) d ON true
      ORDER BY page.position`,
-    cursorId ? [key, limit, cursorId] : [key, limit],
+    parameters,
     PREPARED,
   );
   if (cursorId && rows.length === 0) throw new UnknownCursorError(`unknown cursor transaction ${bytesToHex(cursorId)}`);

@@ -51,6 +51,8 @@ export interface AddressHistoryQuery extends QueryValues {
   ending_before?: string;
   include_payload?: boolean;
   accepted_only?: boolean;
+  /** Only transactions below this block time (epoch ms): the walk starts at a date. */
+  before_time?: number;
 }
 
 /** Rows per page of the token list (the API allows 1 to 100). */

@@ -111,8 +111,9 @@ export const pages = {
   dag: (span: DagSpan = DEFAULT_DAG_SPAN) => `/dag${queryString({ span: span === DEFAULT_DAG_SPAN ? undefined : span })}`,
   block: (hash: string) => `/blocks/${hash.toLowerCase()}`,
   transaction: (id: string) => `/tx/${id.toLowerCase()}`,
-  address: (address: string, acceptedOnly = false) =>
-    `/address/${pathSegment(address.toLowerCase())}${queryString({ accepted_only: acceptedOnly ? true : undefined })}`,
+  /** `before`: a UTC day (YYYY-MM-DD) the history starts from, newest transactions when absent. */
+  address: (address: string, acceptedOnly = false, before?: string) =>
+    `/address/${pathSegment(address.toLowerCase())}${queryString({ accepted_only: acceptedOnly ? true : undefined, before })}`,
   daaRange: (start: bigint | string, end: bigint | string, query?: QueryValues) => `/daa/${start}/${end}${queryString(query)}`,
   mempool: () => '/mempool',
   fees: () => '/fees',

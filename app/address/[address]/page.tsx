@@ -11,6 +11,7 @@ import { pageResource, shareMetadata } from '@/lib/serving/page-support';
 import { ADDRESS_HISTORY_PAGE_SIZE, resources } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
 import { summarizeUtxos } from '@/lib/web/utxo-summary';
+import { parseHistoryDate } from '@/lib/web/history-date';
 import { decodeSegment } from '@/lib/api/http/http';
 
 export const dynamic = 'force-dynamic';
@@ -32,11 +33,13 @@ export async function generateMetadata({ params }: PageProps): Promise<Metadata>
 
 export default async function AddressPage({ params, searchParams }: PageProps) {
   const address = decodeSegment((await params).address);
-  const acceptedOnly = (await searchParams).accepted_only === 'true';
+  const query = await searchParams;
+  const acceptedOnly = query.accepted_only === 'true';
+  const jump = parseHistoryDate(typeof query.before === 'string' ? query.before : undefined);
   const [history, utxos] = await Promise.all([
     pageResource(resources.addressHistory, {
       params: { address },
-      query: { limit: ADDRESS_HISTORY_PAGE_SIZE, accepted_only: acceptedOnly || undefined },
+      query: { limit: ADDRESS_HISTORY_PAGE_SIZE, accepted_only: acceptedOnly || undefined, before_time: jump?.beforeTime },
     }),
     pageResource(resources.utxos, { body: { addresses: [address] } }),
   ]);
@@ -81,7 +84,11 @@ export default async function AddressPage({ params, searchParams }: PageProps) {
               request={{
                 route: 'GET /v1/addresses/{address}/transactions',
                 params: { address },
-                query: { limit: String(ADDRESS_HISTORY_PAGE_SIZE), ...(acceptedOnly ? { accepted_only: 'true' } : {}) },
+                query: {
+                  limit: String(ADDRESS_HISTORY_PAGE_SIZE),
+                  ...(acceptedOnly ? { accepted_only: 'true' } : {}),
+                  ...(jump === null ? {} : { before_time: String(jump.beforeTime) }),
+                },
               }}
             />
           </div>
@@ -97,9 +104,10 @@ export default async function AddressPage({ params, searchParams }: PageProps) {
           Transactions
         </h2>
         <AddressHistory
-          key={String(acceptedOnly)}
+          key={`${acceptedOnly} ${jump?.day ?? ''}`}
           address={address}
           acceptedOnly={acceptedOnly}
+          jump={jump}
           initialPage={history.body}
         />
       </section>

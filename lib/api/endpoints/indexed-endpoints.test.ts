@@ -362,6 +362,23 @@ describe.each(testBackends())('indexed endpoints on $name', (backend) => {
       }
     });
 
+    it('before_time keeps the transactions below a time: a walk that starts at a date, both ways, with every cursor', async () => {
+      const h = await harness(db, () => sink);
+      const byId = new Map(history.map((item) => [idHex(item), item.blockTime]));
+      const times = [...new Set(history.map((item) => item.blockTime))].sort((a, b) => (a < b ? -1 : 1));
+      const at = times[Math.floor(times.length / 2)]!;
+      const expected = newestFirst.filter((id) => byId.get(id)! < at);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(expected.length).toBeLessThan(newestFirst.length);
+      for (const limit of [1, 3, 100]) {
+        const { forward, backward } = await walkHistory(h, limit, `&before_time=${at}`);
+        expect(forward).toEqual(expected);
+        expect(backward).toEqual(expected);
+      }
+      const bad = await page(h, '?before_time=yesterday');
+      expect(bad.status).toBe(400);
+    });
+
     it('writes amounts in sompi with a signed balance change and the fee', async () => {
       const h = await harness(db, () => sink);
       const reply = await page(h, '', addressOf('alice'));

@@ -185,10 +185,18 @@ async function pageWithCursor<Page>(
   }
 }
 
+/** An extension: only transactions below a block time, so a walk can start at a date; it composes with the cursors. */
+const beforeTime = z
+  .string()
+  .regex(/^\d{1,15}$/, 'must be epoch milliseconds: a whole number of at most 15 digits')
+  .transform((text) => BigInt(text))
+  .optional()
+  .meta({ description: 'only transactions with a block time below this (epoch ms): start the walk at a date' });
+
 export const getAddressTransactionsEndpoint = indexedEndpoint({
   id: 'GET /v1/addresses/{address}/transactions',
   params: z.object({ address: z.string() }),
-  query: z.object({ ...cursorQuery, include_payload: optionalFlag, accepted_only: optionalFlag }),
+  query: z.object({ ...cursorQuery, include_payload: optionalFlag, accepted_only: optionalFlag, before_time: beforeTime }),
   async handler({ context, params, query }): Promise<EndpointResult> {
     const address = await checkedAddress(context, params.address);
     const page = await pageWithCursor(query, (cursors) =>
@@ -196,6 +204,7 @@ export const getAddressTransactionsEndpoint = indexedEndpoint({
         address,
         limit: query.limit,
         ...cursors,
+        beforeTime: query.before_time,
         acceptedOnly: query.accepted_only,
         includePayload: query.include_payload,
       }),
