@@ -12,6 +12,7 @@ import { formatInteger } from '@/lib/web/format';
 import { useResource } from '@/lib/web/queries';
 import { resources, type ResultOf } from '@/lib/web/resources';
 import { pages } from '@/lib/web/urls';
+import { BlockNeighbourhood } from './block-neighbourhood';
 
 const TRANSACTION_COLUMNS: readonly StackedColumn[] = [
   { label: 'Transaction' },
@@ -257,6 +258,13 @@ export function BlockDetails({
       <Card title="Place in the DAG">
         <div className="space-y-3">
           <ChainExplanation block={block} />
+          <BlockNeighbourhood
+            hash={hash}
+            parents={parents}
+            selectedParent={verbose?.selectedParentHash || undefined}
+            mergeSetReds={verbose?.mergeSetRedsHashes ?? []}
+            childBlocks={verbose?.childrenHashes ?? []}
+          />
           <Facts
             items={[
               {

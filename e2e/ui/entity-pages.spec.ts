@@ -121,6 +121,26 @@ test.describe('entity pages', () => {
     await expectAccessible(page);
   });
 
+  test("the block page draws the block's place in the DAG: its parents, the selected one marked, and its children", async ({ page, request }) => {
+    const { block } = (await (
+      await request.post('/v1/rpc/getBlock', { headers: keyed, data: { hash: sample.chainBlock.hash, includeTransactions: false } })
+    ).json()) as { block: { header: { parentsByLevel: string[][] }; verboseData: { selectedParentHash: string; mergeSetRedsHashes: string[] } } };
+    const parents = block.header.parentsByLevel[0]!;
+    await page.goto(pages.block(sample.chainBlock.hash));
+    const drawing = page.getByTestId('block-neighbourhood');
+    await expect(drawing.getByTestId('neighbourhood-self')).toBeVisible();
+    const selected = drawing.locator('a[data-tone="selected"]');
+    await expect(selected).toHaveAttribute('data-hash', block.verboseData.selectedParentHash);
+    await expect(drawing.locator('a[data-tone="selected"], a[data-tone="blue"], a[data-tone="red"]')).toHaveCount(Math.min(6, parents.length));
+    for (const red of block.verboseData.mergeSetRedsHashes.filter((hash) => parents.slice(0, 6).includes(hash))) {
+      await expect(drawing.locator(`a[data-hash="${red}"]`)).toHaveAttribute('data-tone', 'red');
+    }
+    // A chain block below the tip has children by now; the drawing follows them as the page refreshes.
+    await expect(drawing.locator('a[data-tone="child"]').first()).toBeVisible({ timeout: 20_000 });
+    await selected.click();
+    await expect(page).toHaveURL(pages.block(block.verboseData.selectedParentHash), { timeout: 30_000 });
+  });
+
   test('the transaction page shows status, inputs, outputs and fee, and its confirmations rise live', async ({ page }) => {
     await page.goto(pages.transaction(sample.transactionId));
     await expect(page.getByTestId('transaction-id')).toContainText(sample.transactionId);
