@@ -18,8 +18,9 @@ export function LiveAndCompatibility({ origin }: { origin: string }) {
           <code className="doc-inline-code">chain</code> (chain blocks removed and added, with the transactions each accepted),{' '}
           <code className="doc-inline-code">address</code> (a transaction <em>included</em>, <em>accepted</em> or <em>reverted</em> for each
           address it touches), <code className="doc-inline-code">covenant</code> (a KIP-20 covenant&apos;s genesis, continuation or end,
-          accepted or reverted) and <code className="doc-inline-code">fees</code> (the node&apos;s fee estimate, when a bucket&apos;s rate
-          changes). Every event has an id that orders it; resume from it within the retention window (an hour by default) and every
+          accepted or reverted), <code className="doc-inline-code">fees</code> (the node&apos;s fee estimate, when a bucket&apos;s rate
+          changes) and <code className="doc-inline-code">token</code> (each KRC-20 op as the token indexer applied it, with its result, or
+          took it back in a reorganisation). Every event has an id that orders it; resume from it within the retention window (an hour by default) and every
           missed event arrives once, in order, or a <code className="doc-inline-code">resync_required</code> event says what to re-read.
           Opening a stream costs {formatRu(STREAM_COSTS.connection)} RU, each event delivered {formatRu(STREAM_COSTS.event)} RU.
         </p>

@@ -46,7 +46,7 @@ function openSse(baseURL: string, query: string, lastEventId?: string) {
           else if (line.startsWith('event: ')) topic = line.slice(7);
           else if (line.startsWith('data: ')) data = line.slice(6);
         }
-        if (id !== undefined && ['block', 'chain', 'address', 'fees'].includes(topic)) {
+        if (id !== undefined && ['block', 'chain', 'address', 'fees', 'token'].includes(topic)) {
           events.push({ id, topic, data: JSON.parse(data) as Record<string, unknown> });
         }
       }
@@ -129,6 +129,37 @@ test.describe('/v1 streams on the devnet', () => {
     expect(data.priority.feerate).toBeGreaterThanOrEqual(1);
     expect(data.priority.estimatedSeconds).toBeGreaterThanOrEqual(0);
     expect(Array.isArray(data.normal) && Array.isArray(data.low)).toBe(true);
+  });
+
+  test('the token topic carries each KRC-20 op as the token indexer applied it, the same records the op endpoint lists', async ({
+    baseURL,
+    request,
+  }) => {
+    // The devnet deploys its tokens once the bootstrap funds mature, seconds after the start; the log keeps an hour.
+    const tokens = openSse(baseURL!, 'topics=token&since=0');
+    await expect.poll(() => tokens.events.length, { timeout: 240_000, intervals: [1_000, 2_000] }).toBeGreaterThan(2);
+    tokens.cut();
+    const events = tokens.events.map((event) => event.data as { ticker: string; opScore: string; transactionId: string; op: string; accepted: boolean; reverted: boolean });
+    // Applied ops come in opScore order; a reorganisation's reverted records interrupt the order, and the new chain's
+    // ops may then score below them.
+    let previous: bigint | undefined;
+    for (const event of events) {
+      if (event.reverted) previous = undefined;
+      else {
+        if (previous !== undefined) expect(BigInt(event.opScore)).toBeGreaterThan(previous);
+        previous = BigInt(event.opScore);
+      }
+    }
+    const first = events.find((event) => !event.reverted)!;
+    const { operations } = (await (await request.get(`/v1/tokens/tk20/operations/${first.transactionId}`, { headers: keyed })).json()) as {
+      operations: { ticker: string; opScore: number; op: string; accepted: boolean }[];
+    };
+    expect(operations.map((operation) => [operation.ticker, String(operation.opScore), operation.op, operation.accepted])).toContainEqual([
+      first.ticker,
+      first.opScore,
+      first.op,
+      first.accepted,
+    ]);
   });
 
   test('SSE and WebSocket clients see a payment go from included to accepted, and resume after a cut without loss or duplicates', async ({

@@ -6,7 +6,7 @@ import type { Hash } from '../kaspa/types';
 import { bytesToHex } from '../kaspa/bytes';
 import type { Queryable } from './connection';
 
-export const STREAM_TOPICS = ['block', 'chain', 'address', 'covenant', 'fees'] as const;
+export const STREAM_TOPICS = ['block', 'chain', 'address', 'covenant', 'fees', 'token'] as const;
 export type StreamTopic = (typeof STREAM_TOPICS)[number];
 
 export interface NewStreamEvent {

@@ -232,3 +232,12 @@ export async function getTokenBalancesOfAddress(db: Queryable, address: string, 
   );
   return rows.map((row) => ({ tick: row.tick, dec: Number(row.dec), balance: BigInt(row.balance), locked: BigInt(row.locked) }));
 }
+
+/** The op records at or above an opScore (those a revert above a DAA score removes), by opScore. */
+export async function getTokenOpsFrom(db: Queryable, fromOpScore: bigint): Promise<(TokenOpRow & { tick: string })[]> {
+  const { rows } = await db.query<TokenOpDbRow & { tick: string }>(
+    `SELECT ${TOKEN_OP_COLUMNS}, tick FROM token_ops WHERE op_score >= $1 ORDER BY op_score`,
+    [fromOpScore],
+  );
+  return rows.map((row) => ({ ...tokenOpFromRow(row), tick: row.tick }));
+}

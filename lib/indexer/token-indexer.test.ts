@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrate, type Db, type Queryable } from '../db';
+import { migrate, readStreamEvents, type Db, type Queryable } from '../db';
 import { loadTokenSnapshot, readTokenCheckpoint } from '../db/token-store';
 import { testBackends, type TestDatabase } from '../db/test-support/test-databases';
 import type { AcceptedTransaction } from '../tokens/engine';
-import { createTokenIndexer, type TokenIndexer } from './token-indexer';
+import { createTokenIndexer, type TokenEventData, type TokenIndexer } from './token-indexer';
 import { DEPLOY_FEE_FLOOR, MINT_FEE_FLOOR } from '../tokens/operations';
 import { DEVNET_PROFILE } from '../tokens/profile';
 import { makeChain, storeChainCandidate, type StoredChainBlock } from './test-support/token-chain-index';
@@ -197,6 +197,36 @@ describe.each(testBackends())('token indexer ($name)', (backend) => {
     }
     expect(reorganised.snapshot.tokens[0]).toMatchObject({ mintTotal: 2, transferTotal: 1 });
     expect((await db.query('SELECT daa_score FROM token_undo ORDER BY daa_score')).rows.map((row) => (row as { daa_score: bigint }).daa_score)).toEqual([1010n, 1020n, 1025n, 1035n]);
+  }, 120_000);
+
+  it('announces every op as a token event in opScore order, and a reorganisation the ops it took back, newest first', async () => {
+    let wakes = 0;
+    await indexer.stop();
+    indexer = createTokenIndexer({ db, profile: DEVNET_PROFILE, maxChainBlocks: 2, onStreamEvents: () => (wakes += 1) });
+    const tokenEvents = async () =>
+      (await readStreamEvents(db, { after: 0n, topics: ['token'], limit: 100 })).map((event) => JSON.parse(event.data) as TokenEventData);
+    await extend('deploy', [deploy()]);
+    const base = await extend('mint alice', [mint(alice)]);
+    const old = await extend('old', [transfer(alice, bob, '7')]);
+    await indexer.catchUp();
+    const applied = await tokenEvents();
+    expect(applied.map((event) => [event.ticker, event.op, event.reverted])).toEqual([
+      ['DAGT', 'deploy', false],
+      ['DAGT', 'mint', false],
+      ['DAGT', 'transfer', false],
+    ]);
+    expect(applied[2]).toMatchObject({ from: alice.address, to: bob.address, amount: '7', accepted: true, opError: null });
+    const scores = applied.map((event) => BigInt(event.opScore));
+    expect(scores).toEqual([...scores].sort((a, b) => (a < b ? -1 : 1)));
+    expect(wakes).toBeGreaterThan(0);
+
+    const replacement = await storeChainCandidate(db, { label: 'new', daaScore: base.daaScore + 5n, parent: base.hash, transactions: [] });
+    await makeChain(db, [old], [replacement]);
+    tip = replacement;
+    daaScore = replacement.daaScore;
+    await indexer.catchUp();
+    const after = (await tokenEvents()).slice(applied.length);
+    expect(after).toEqual([{ ...applied[2], reverted: true }]);
   }, 120_000);
 
   it('steps over a gap in the chain index (a resume at a pruning point) and applies the chain above it', async () => {

@@ -19,7 +19,8 @@
  * the engine's memory is dropped and reloaded from the database whenever a batch fails. On PostgreSQL each batch reads
  * under REPEATABLE READ, so the chain it follows cannot change halfway through a batch.
  */
-import type { Db, Queryable } from '../db';
+import { appendStreamEvents, type Db, type NewStreamEvent, type Queryable } from '../db';
+import { getTokenOpsFrom, type TokenOpRow } from '../db/token-reads';
 import { bytesToHex } from '../kaspa/bytes';
 import {
   readAcceptedBlocks,
@@ -39,7 +40,7 @@ import {
   writeTokenCheckpoint,
   type TokenCheckpoint,
 } from '../db/token-store';
-import { createTokenEngine, type TokenEngine } from '../tokens/engine';
+import { createTokenEngine, opScoreOf, type OpRecord, type TokenEngine } from '../tokens/engine';
 import type { TokenProfile } from '../tokens/profile';
 
 export interface TokenIndexerOptions {
@@ -55,6 +56,60 @@ export interface TokenIndexerOptions {
   checkpointName?: string;
   /** Milliseconds since the Unix epoch. */
   clock?: () => number;
+  /** After a batch appended `token` events to the stream log (in-process subscribers poll at once). */
+  onStreamEvents?: () => void;
+}
+
+/**
+ * A `token` event of the stream log: one op record as the op endpoints write it, with its ticker; `reverted` when a
+ * reorganisation took it back (the op may come again from the new chain, with a new opScore).
+ */
+export interface TokenEventData {
+  ticker: string;
+  op: string;
+  opScore: string;
+  transactionId: string;
+  from: string;
+  to: string | null;
+  amount: string | null;
+  accepted: boolean;
+  opError: string | null;
+  timestamp: number;
+  reverted: boolean;
+}
+
+function appliedEvent(record: OpRecord): NewStreamEvent {
+  const data: TokenEventData = {
+    ticker: record.primary.op.tick,
+    op: record.primary.op.op,
+    opScore: record.opScore.toString(),
+    transactionId: record.txId,
+    from: record.primary.op.from,
+    to: 'to' in record.primary.op ? (record.primary.op.to ?? null) : null,
+    amount: record.primary.amount === null ? null : record.primary.amount.toString(),
+    accepted: record.accepted,
+    opError: record.opError,
+    timestamp: record.mtsAdd,
+    reverted: false,
+  };
+  return { topic: 'token', address: null, data };
+}
+
+function revertedEvent(row: TokenOpRow & { tick: string }): NewStreamEvent {
+  const data: TokenEventData = {
+    ticker: row.tick,
+    op: row.op,
+    opScore: row.opScore.toString(),
+    transactionId: row.txId,
+    from: row.from,
+    to: row.to,
+    amount: row.amount === null ? null : row.amount.toString(),
+    accepted: row.accepted,
+    opError: row.opError,
+    timestamp: row.mtsAdd,
+    reverted: true,
+  };
+  return { topic: 'token', address: null, data };
 }
 
 export interface TokenIndexerStatus {
@@ -103,6 +158,8 @@ export function createTokenIndexer(options: TokenIndexerOptions): TokenIndexer {
   const undoDepth = options.undoDepth ?? DEFAULTS.undoDepth;
 
   let engine: TokenEngine | null = null;
+  /** `token` events the running batch appended; the subscribers are woken once it commits. */
+  let announced = 0;
   let indexedDaaScore: bigint | null = null;
   let opsIndexed = 0;
   let reorganisations = 0;
@@ -161,6 +218,9 @@ export function createTokenIndexer(options: TokenIndexerOptions): TokenIndexer {
       after = at;
       if (!at.isChainBlock) {
         const fork = await forkPoint(tx, at);
+        const undone = await getTokenOpsFrom(tx, fork === null ? 0n : opScoreOf(fork.daaScore + 1n, 0));
+        await appendStreamEvents(tx, [...undone].reverse().map(revertedEvent), clock());
+        announced += undone.length;
         revertedBlocks = await revertTokenBlocksAbove(tx, fork?.daaScore ?? -1n);
         after = fork;
         if (fork === null) await deleteTokenCheckpoint(tx, name);
@@ -181,6 +241,9 @@ export function createTokenIndexer(options: TokenIndexerOptions): TokenIndexer {
     const accepted = await readAcceptedBlocks(tx, chainBlocks);
     const applications = accepted.map((block) => engine!.applyBlock(block));
     await persistBlockApplications(tx, applications);
+    const applied = applications.flatMap((application) => application.ops.map(appliedEvent));
+    await appendStreamEvents(tx, applied, clock());
+    announced += applied.length;
     const last = chainBlocks.at(-1)!;
     await writeTokenCheckpoint(tx, { name, blockHash: last.hash, daaScore: last.daaScore });
     if (last.daaScore > undoDepth) await pruneTokenUndo(tx, last.daaScore - undoDepth);
@@ -195,7 +258,9 @@ export function createTokenIndexer(options: TokenIndexerOptions): TokenIndexer {
 
   const runStep = async (): Promise<TokenBatchResult> => {
     try {
+      announced = 0;
       const result = await db.transaction(batch);
+      if (announced > 0) options.onStreamEvents?.();
       engine?.pruneUndo(0);
       if (result.reverted) reorganisations += 1;
       gapsSteppedOver += result.gaps;

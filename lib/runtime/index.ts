@@ -93,16 +93,17 @@ async function createRuntime(config: Env): Promise<Runtime> {
   });
   let stream: StreamService | undefined;
   const webhooks = startWebhookWorker({ db, keys: api.context.keys, meter: api.context.meter, config, log });
+  const wakeStreamReaders = () => {
+    stream?.hub.wake();
+    webhooks.wake();
+  };
   const indexer = await startRuntimeIndexer({
     config,
     db,
     rpc,
     log,
     onBlocksStored: (count) => metrics.countIngestedBlocks(count),
-    onStreamEvents: () => {
-      stream?.hub.wake();
-      webhooks.wake();
-    },
+    onStreamEvents: wakeStreamReaders,
   });
   const tokens = await startRuntimeTokens({
     config,
@@ -112,6 +113,7 @@ async function createRuntime(config: Env): Promise<Runtime> {
     addressPrefix: api.context.addressPrefix,
     log,
     kasUsd,
+    onStreamEvents: wakeStreamReaders,
   });
   let live: LiveHub | undefined;
   metrics.watch({

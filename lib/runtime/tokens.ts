@@ -32,6 +32,8 @@ export interface RuntimeTokensOptions {
   startRetryMs?: number;
   /** The KAS/USD source shared with the API (kasUsdSourceOf); created here when not given. */
   kasUsd?: KasUsdSource;
+  /** After the token indexer appended `token` events to the stream log. */
+  onStreamEvents?: () => void;
 }
 
 export function kasUsdSourceOf(config: Env, log: (line: string) => void): KasUsdSource {
@@ -65,7 +67,7 @@ export async function startRuntimeTokens(options: RuntimeTokensOptions): Promise
       options.addressPrefix().then(
         (prefix) => {
           if (stopped) return;
-          indexer = createTokenIndexer({ db, profile: tokenProfileFor(prefix), log });
+          indexer = createTokenIndexer({ db, profile: tokenProfileFor(prefix), log, onStreamEvents: options.onStreamEvents });
           indexer.start();
         },
         (error: unknown) => {

@@ -1,5 +1,5 @@
 /**
- * GET /v1/stream: the event log as Server-Sent Events. Query: `topics` (comma-separated: block, chain, address, covenant, fees),
+ * GET /v1/stream: the event log as Server-Sent Events. Query: `topics` (comma-separated: block, chain, address, covenant, fees, token),
  * `addresses` (comma-separated, filters the address topic), `since` (an event id); a `Last-Event-ID` header (an
  * EventSource reconnecting) takes precedence over `since`. Messages:
  *   `id: <event id>` `event: <topic>` `data: <event JSON>`  one per event, in id order

@@ -56,7 +56,7 @@ export const WEBHOOK_ENDPOINT_DOCS: DocumentedEndpoint[] = [
       operationId: 'createWebhook',
       summary: 'Create a webhook',
       description:
-        'Delivers the stream events of `topics` (block, chain, address, covenant, fees; `addresses` filters the address topic) ' +
+        'Delivers the stream events of `topics` (block, chain, address, covenant, fees, token; `addresses` filters the address topic) ' +
         `written from now on to \`url\`, an http or https URL whose host resolves only to public addresses. ${deliveryNote} ` +
         'The answer holds the signing `secret`, shown this once.',
       tag: WEBHOOKS_TAG,
