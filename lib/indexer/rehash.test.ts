@@ -19,6 +19,8 @@ const ACTIVATION = 30n;
 const MAX_BLOCKS = 600;
 /** The re-hash check wants a chain with more than a handful of transactions, whichever kinds arrive first. */
 const MIN_TRANSACTIONS = 150;
+/** Plans the traffic submits between two blocks: more than the covenant lineages (covenant-traffic MAX_ACTIVE) that may be due. */
+const PLANS_PER_BLOCK = 5;
 
 const isLaneTransaction = (transaction: { subnetworkId: Uint8Array }) =>
   !equalBytes(transaction.subnetworkId, SUBNETWORK_ID_NATIVE) && !equalBytes(transaction.subnetworkId, SUBNETWORK_ID_COINBASE);
@@ -47,10 +49,11 @@ async function crossingChain(devnet: WireDevnet): Promise<void> {
       const mined = await devnet.mine(wallets.wallets[block % 2]!.address);
       laneMined ||= mined.block.transactions.some((transaction) => isLaneTransaction(transaction) && transaction.gas > 0n);
       transactions += mined.block.transactions.length;
-      // Between blocks the traffic gets to submit (up to 250 ms on a loaded machine), so how much a block carries does
-      // not depend on how fast this loop runs.
+      // Between blocks the traffic gets to submit a few plans (up to 250 ms on a loaded machine), so how much a block
+      // carries does not depend on how fast this loop runs. A few, not one: with steps due at once, each confirmed
+      // lineage's next step comes first, and only a plan after them is drawn from the mix (a lane payment among them).
       const submitted = traffic.stats().submitted;
-      for (let waited = 0; waited === 0 || (waited < 250 && traffic.stats().submitted === submitted); waited += 10) {
+      for (let waited = 0; waited === 0 || (waited < 250 && traffic.stats().submitted < submitted + PLANS_PER_BLOCK); waited += 10) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       const covenants = traffic.stats().covenants!.confirmed;
