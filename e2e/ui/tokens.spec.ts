@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { TOKEN_ACTIVITY_PAGE_SIZE } from '../../lib/web/resources';
+import { parseJson } from '../../lib/rpc/json';
 import { pages, v1Path } from '../../lib/web/urls';
 import { E2E_API_KEY } from '../api/settings';
 
@@ -140,17 +141,18 @@ test.describe('token pages', () => {
     interface Operation {
       transactionId: string;
       op: string;
-      amount: number | null;
+      /** Token amounts pass 2^53: read losslessly. */
+      amount: number | bigint | null;
       accepted: boolean;
       opError: string | null;
     }
-    const { operations } = (await (
-      await request.get(v1Path('GET /v1/tokens/tk20/{ticker}/operations', { ticker }, { limit: 100 }), { headers: keyed })
-    ).json()) as { operations: Operation[] };
+    const { operations } = parseJson(
+      await (await request.get(v1Path('GET /v1/tokens/tk20/{ticker}/operations', { ticker }, { limit: 100 }), { headers: keyed })).text(),
+    ) as unknown as { operations: Operation[] };
     const { result } = (await (await request.get(v1Path('GET /v1/tokens/tk20/{ticker}/metadata', { ticker }), { headers: keyed })).json()) as {
       result: { decimal: number };
     };
-    const transfer = operations.find((operation) => operation.accepted && operation.amount !== null && operation.amount > 0);
+    const transfer = operations.find((operation) => operation.accepted && operation.amount !== null && BigInt(operation.amount) > 0n);
     expect(transfer, 'an applied operation with an amount').toBeDefined();
     await page.goto(pages.transaction(transfer!.transactionId));
     const verdict = page.getByTestId('token-operation-result');
@@ -180,9 +182,9 @@ test.describe('token pages', () => {
     const row = page.getByTestId('address-token').filter({ has: page.getByRole('link', { name: ticker, exact: true }) });
     await expect(row.getByRole('link', { name: ticker, exact: true })).toHaveAttribute('href', pages.token(ticker));
     const apiBalance = async () => {
-      const { balances } = (await (
-        await request.get(v1Path('GET /v1/tokens/tk20/balances/{address}', { address: holder }), { headers: keyed })
-      ).json()) as { balances: { ticker: string; decimals: number; balance: number }[] };
+      const { balances } = parseJson(
+        await (await request.get(v1Path('GET /v1/tokens/tk20/balances/{address}', { address: holder }), { headers: keyed })).text(),
+      ) as unknown as { balances: { ticker: string; decimals: number; balance: number | bigint }[] };
       const token = balances.find((entry) => entry.ticker === ticker)!;
       const units = BigInt(token.balance);
       const scale = 10n ** BigInt(token.decimals);
