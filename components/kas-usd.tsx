@@ -13,18 +13,15 @@ const SOMPI_PER_KAS = 100_000_000;
 export interface KasUsdAt {
   /** USD per KAS at the time; undefined while loading, null when the source has none. */
   rateAt(time: number): number | null | undefined;
-  source: string | undefined;
 }
 
 function combineRates(results: readonly { data?: KasUsdRates }[]): KasUsdAt {
   const rates = new Map<number, number | null>();
-  let source: string | undefined;
   for (const result of results) {
     if (result.data === undefined) continue;
-    source = result.data.source;
     for (const rate of result.data.rates) rates.set(rate.time, rate.usd);
   }
-  return { rateAt: (time) => rates.get(time), source };
+  return { rateAt: (time) => rates.get(time) };
 }
 
 /** KAS/USD at each of the given times (a transaction's own time), read in batches through the explorer's path. */

@@ -57,10 +57,16 @@ export function AddressBalance({ address, initialSummary }: { address: string; i
             <p className="text-2xl font-semibold tabular-nums" data-testid="address-balance">
               <Kas sompi={shown.balance} digits={8} />
             </p>
-              {usdNow.usd != null && (
-                <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="address-balance-usd">
-                  ≈ {usdOf(shown.balance, usdNow.usd)} at today&apos;s rate
-                  {usdNow.source === 'simulated' ? ' (simulated KAS/USD)' : ''}
+              {usdNow.usd !== null && (
+                <p className="text-sm text-slate-600 dark:text-slate-400" data-testid={usdNow.usd === undefined ? undefined : 'address-balance-usd'}>
+                  {usdNow.usd === undefined ? (
+                    '\u00a0'
+                  ) : (
+                    <>
+                      ≈ {usdOf(shown.balance, usdNow.usd)} at today&apos;s rate
+                      {usdNow.source === 'simulated' ? ' (simulated KAS/USD)' : ''}
+                    </>
+                  )}
                 </p>
               )}
             <div className="mt-3">

@@ -11,7 +11,7 @@ import { pages } from '@/lib/web/urls';
 import { LoadMore } from '../load-more';
 import { StackedTable, type StackedColumn } from '../stacked-table';
 import { EmptyState, ErrorState, Kas, TimeAgo, TransactionLink } from '../ui';
-import { useKasUsdAt, usdOf } from '../kas-usd';
+import { useKasUsdAt, useKasUsdNow, usdOf } from '../kas-usd';
 
 const HISTORY_COLUMNS: readonly StackedColumn[] = [
   { label: 'Transaction' },
@@ -62,9 +62,10 @@ function HistoryRow({ transaction, usdPerKas }: { transaction: AddressTransactio
         className={`py-2 pr-3 text-right ${change < 0n ? 'text-red-700 dark:text-red-400' : 'text-emerald-700 dark:text-emerald-400'}`}
       >
         <Kas sompi={change} signed />
-        {usdPerKas != null && (
-          <span className="block text-xs text-slate-500 dark:text-slate-400" data-testid="history-row-usd">
-            {usdOf(change, usdPerKas)}
+        {/* The line is kept while its rate loads, so rows never change height under the reader (or a restored scroll). */}
+        {usdPerKas !== null && (
+          <span className="block text-xs text-slate-500 dark:text-slate-400" data-testid={usdPerKas === undefined ? undefined : 'history-row-usd'}>
+            {usdPerKas === undefined ? '\u00a0' : usdOf(change, usdPerKas)}
           </span>
         )}
       </td>
@@ -126,6 +127,8 @@ export function AddressHistory({
 
   const times = useMemo(() => loaded.map((transaction) => transaction.blockTime), [loaded]);
   const usd = useKasUsdAt(times);
+  // The label follows the one shared rate query, not the row batches, which reload as rows come and go.
+  const usdSource = useKasUsdNow().source;
 
   function handleJump(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -187,10 +190,10 @@ export function AddressHistory({
         </div>
         <p className="text-sm text-slate-600 dark:text-slate-400" aria-live="polite">
           {loaded.length.toLocaleString('en')} shown{history.hasNextPage ? ', more below' : ''}
-          {usd.source !== undefined && usd.source !== 'unavailable' && (
+          {usdSource !== undefined && usdSource !== 'unavailable' && (
             <span data-testid="history-usd-source">
               {' '}
-              · USD at each transaction&apos;s time{usd.source === 'simulated' ? ' (simulated KAS/USD)' : ''}
+              · USD at each transaction&apos;s time{usdSource === 'simulated' ? ' (simulated KAS/USD)' : ''}
             </span>
           )}
         </p>

@@ -80,7 +80,15 @@ export function BalanceChart({ subject, queryKey, walk, balance, testId, caption
     [history.data, anchor],
   );
 
-  if (history.isPending) return <Skeleton className="h-56 w-full sm:h-64" />;
+  if (history.isPending) {
+    // The caption's line is kept too, so the page below does not move when the chart arrives.
+    return (
+      <div>
+        <Skeleton className="h-56 w-full sm:h-64" />
+        <p className="mt-2 text-xs">&nbsp;</p>
+      </div>
+    );
+  }
   if (history.isError) return <ErrorState error={history.error} onRetry={() => void history.refetch()} />;
   const first = points[0];
   return (
