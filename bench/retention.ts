@@ -160,6 +160,7 @@ function timedBatches(db: Db, durations: number[]): Db {
     kind: db.kind,
     query: db.query.bind(db),
     exec: db.exec.bind(db),
+    listen: db.listen.bind(db),
     async transaction(fn) {
       const started = performance.now();
       try {

@@ -16,8 +16,8 @@ export function LiveAndCompatibility({ origin }: { origin: string }) {
         <p className="doc-prose">
           The indexer writes an event log in the same database transaction as the data: <code className="doc-inline-code">block</code>,{' '}
           <code className="doc-inline-code">chain</code> (chain blocks removed and added, with the transactions each accepted),{' '}
-          <code className="doc-inline-code">address</code> (a transaction <em>included</em>, <em>accepted</em> or <em>reverted</em> for each
-          address it touches), <code className="doc-inline-code">covenant</code> (a KIP-20 covenant&apos;s genesis, continuation or end,
+          <code className="doc-inline-code">address</code> (a transaction entering the <em>mempool</em>, <em>included</em>,{' '}
+          <em>accepted</em>, <em>reverted</em> or <em>dropped</em> from the mempool, for each address it touches), <code className="doc-inline-code">covenant</code> (a KIP-20 covenant&apos;s genesis, continuation or end,
           accepted or reverted), <code className="doc-inline-code">fees</code> (the node&apos;s fee estimate, when a bucket&apos;s rate
           changes) and <code className="doc-inline-code">token</code> (each KRC-20 op as the token indexer applied it, with its result, or
           took it back in a reorganisation). Every event has an id that orders it; resume from it within the retention window (an hour by default) and every

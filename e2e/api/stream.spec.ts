@@ -1,8 +1,8 @@
 /**
  * Issue 19 on the live devnet: an SSE client (GET /v1/stream) and a WebSocket client (GET /v1/ws) each follow the
- * blocks and a fresh address; a transaction the test sends to that address goes from included to accepted on both;
- * then both are cut off, miss some seconds of blocks, resume from their cursors, and together with what they saw
- * before hold exactly the events a reference reader of the same log gets: none lost, none twice, in order.
+ * blocks and a fresh address; a transaction the test sends to that address goes from the mempool to included and
+ * accepted on both; then both are cut off, miss some seconds of blocks, resume from their cursors, and together with
+ * what they saw before hold exactly the events a reference reader of the same log gets: none lost, none twice, in order.
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import WebSocket from 'ws';
@@ -162,7 +162,7 @@ test.describe('/v1 streams on the devnet', () => {
     ]);
   });
 
-  test('SSE and WebSocket clients see a payment go from included to accepted, and resume after a cut without loss or duplicates', async ({
+  test('SSE and WebSocket clients see a payment go from the mempool to included and accepted, and resume after a cut without loss or duplicates', async ({
     request,
     baseURL,
   }) => {
@@ -178,11 +178,12 @@ test.describe('/v1 streams on the devnet', () => {
       // A reorganisation may move the acceptance to another chain block: `accepted` again, or `reverted` then `accepted`.
       await expect.poll(() => statuses(client.events, transaction).at(-1), { timeout: 60_000 }).toBe('accepted');
       const seen = statuses(client.events, transaction);
-      expect(seen[0]).toBe('included');
-      expect(seen.slice(1).every((status) => status === 'accepted' || status === 'reverted'), seen.join(', ')).toBe(true);
-      const [included, accepted] = client.events.filter((event) => event.data.transactionId === transaction);
+      expect(seen.slice(0, 2)).toEqual(['mempool', 'included']);
+      expect(seen.slice(2).every((status) => status === 'accepted' || status === 'reverted'), seen.join(', ')).toBe(true);
+      const [entered, included, accepted] = client.events.filter((event) => event.data.transactionId === transaction);
+      expect(BigInt(included!.id)).toBeGreaterThan(BigInt(entered!.id));
       expect(BigInt(accepted!.id)).toBeGreaterThan(BigInt(included!.id));
-      expect(included!.data.address).toBe(receiver.address);
+      expect(entered!.data.address).toBe(receiver.address);
     }
 
     sse.cut();

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import pg from 'pg';
 import { bytesToHex, hexToBytes } from '../kaspa/bytes';
+import { listenOnPostgres, type Listener } from './pg-listener';
 
 /** Anything SQL can be sent to: the database itself or an open transaction. */
 export interface Queryable {
@@ -35,6 +36,11 @@ export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs `fn` inside BEGIN … COMMIT, rolling back if it throws. Transactions do not nest. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Calls `onNotify` for each NOTIFY on `channel` committed by any connection, and once the listener is in place (or
+   * back after a lost connection, when notifications may have been missed).
+   */
+  listen(channel: string, onNotify: () => void, onError: (error: Error) => void): Promise<Listener>;
   /** PostgreSQL's connection pool right now; absent on PGlite, one in-process connection. */
   poolStats?(): DbPoolStats;
   close(): Promise<void>;
@@ -114,6 +120,11 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
     kind: 'pglite',
     ...queryable(pglite),
     transaction: (fn) => pglite.transaction((tx) => fn(queryable(tx))),
+    async listen(channel, onNotify) {
+      const unlisten = await pglite.listen(channel, () => onNotify());
+      onNotify();
+      return { close: () => unlisten() };
+    },
     close: () => pglite.close(),
   };
 }
@@ -246,6 +257,7 @@ function openPostgres(url: string, poolSize: number): Db {
         client.release(unusable);
       }
     },
+    listen: async (channel, onNotify, onError) => listenOnPostgres(url, channel, onNotify, onError),
     poolStats: () => ({ max: poolSize, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };

@@ -136,10 +136,22 @@ export {
   appendStreamEvents,
   covenantStepsOfTransactions,
   latestStreamEventData,
+  lockStreamEvents,
   pruneStreamEvents,
   readStreamBounds,
   readStreamEvents,
   storedAmong,
 } from './stream-events';
+export { listenStreamEvents, STREAM_EVENTS_CHANNEL } from './stream-notify';
+export type { Listener } from './pg-listener';
+export {
+  announceMempoolEntries,
+  createSubmissionAnnouncer,
+  markMempoolPresence,
+  mempoolAddresses,
+  settleMempoolWatch,
+  submitAnnounced,
+} from './mempool-watch';
+export type { AnnouncedSubmit, MempoolSettlement, MempoolStatus, WatchedTransaction } from './mempool-watch';
 export type { CovenantStepKind, NewStreamEvent, StreamBounds, StreamEvent, StreamEventQuery, StreamTopic } from './stream-events';
 export type { LostAcceptance } from './writes';

@@ -20,6 +20,7 @@ const TABLES = [
   'history_retention',
   'index_gaps',
   'indexer_checkpoints',
+  'mempool_watch',
   'pruned_address_activity',
   'schema_migrations',
   'stream_event_retention',

@@ -536,6 +536,24 @@ const TOKEN_OPS_BY_TRANSACTION = `
 CREATE INDEX token_ops_tx ON token_ops (tx_id);
 `;
 
+/*
+ * The mempool's side of the `address` stream topic (issue 19), migration 15: each transaction announced as having
+ * entered the mempool, with the addresses its events named, until it is settled: stored in a block (nothing more to
+ * say), or gone from the mempool without a block and announced `dropped`. The primary key makes the announcement
+ * once-only across the submitting API instances and the indexing process's mempool poll. left_at / left_daa_score:
+ * when the poll first missed it and the node's virtual DAA score then (null while it is in the mempool).
+ */
+const MEMPOOL_WATCH = `
+CREATE TABLE mempool_watch (
+  transaction_id bytea PRIMARY KEY,
+  addresses text[] COLLATE "C" NOT NULL,
+  entered_at bigint NOT NULL,
+  left_at bigint,
+  left_daa_score bigint
+);
+CREATE INDEX mempool_watch_left ON mempool_watch (left_at) WHERE left_at IS NOT NULL;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial schema', sql: INITIAL_SCHEMA },
   { version: 2, name: 'api keys', sql: API_KEYS },
@@ -550,6 +568,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: 'webhooks', sql: WEBHOOKS },
   { version: 13, name: 'chain statistics', sql: CHAIN_STATISTICS },
   { version: 14, name: 'token ops by transaction', sql: TOKEN_OPS_BY_TRANSACTION },
+  { version: 15, name: 'mempool watch', sql: MEMPOOL_WATCH },
 ];
 
 /** Key of the transaction-scoped advisory lock that serialises migration runners across processes. */

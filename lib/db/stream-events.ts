@@ -5,6 +5,7 @@
 import type { Hash } from '../kaspa/types';
 import { bytesToHex } from '../kaspa/bytes';
 import type { Queryable } from './connection';
+import { STREAM_EVENTS_CHANNEL } from './stream-notify';
 
 export const STREAM_TOPICS = ['block', 'chain', 'address', 'covenant', 'fees', 'token'] as const;
 export type StreamTopic = (typeof STREAM_TOPICS)[number];
@@ -32,13 +33,21 @@ export interface StreamEvent {
 export const STREAM_EVENTS_LOCK_KEY = 4_712_020_261_124n;
 
 /**
+ * Takes the writers' lock until the transaction ends (a writer that must decide under it what to append), and queues
+ * the notification other processes' readers wait for (stream-notify.ts; PostgreSQL sends it at commit).
+ */
+export async function lockStreamEvents(tx: Queryable): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(${STREAM_EVENTS_LOCK_KEY}), pg_notify('${STREAM_EVENTS_CHANNEL}', '')`);
+}
+
+/**
  * Appends events in order. The lock, held until the caller's transaction ends, makes commits follow id order even
  * when several write transactions run at once (the indexer's parallel batches): a reader polling `id > cursor`
  * therefore never skips a row that commits later with a smaller id.
  */
 export async function appendStreamEvents(tx: Queryable, events: readonly NewStreamEvent[], now: number): Promise<void> {
   if (events.length === 0) return;
-  await tx.query(`SELECT pg_advisory_xact_lock(${STREAM_EVENTS_LOCK_KEY})`);
+  await lockStreamEvents(tx);
   await tx.query(
     `INSERT INTO stream_events (topic, address, created_at, data)
      SELECT e.topic, e.address, $4, e.data

@@ -38,6 +38,8 @@ export {
 export type { HistoryPruner, HistoryPrunerOptions, PruneRun } from './history-pruner';
 export { createStatisticsRefresher } from './statistics-refresher';
 export { createFeeAnnouncer } from './fee-announcer';
+export { createMempoolAnnouncer } from './mempool-announcer';
+export type { IndexPosition, MempoolAnnouncer, MempoolAnnouncerOptions } from './mempool-announcer';
 export type { FeeAnnouncer, FeeAnnouncerOptions, FeesEventData } from './fee-announcer';
 export type { StatisticsRefresher, StatisticsRefresherOptions, StatisticsRun } from './statistics-refresher';
 export { addressPrefixOf, convertBlock } from './convert';

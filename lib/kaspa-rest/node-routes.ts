@@ -37,10 +37,12 @@ export const NODE_ROUTES: RestRoute[] = [
       const request = bodyObject(body);
       const transaction = submitTxToRpc(readSubmitTx(request.transaction, ['body', 'transaction']));
       const allowOrphan = request.allowOrphan === true || request.allowOrphan === 'true';
-      const submitted = await nodeAnswer(
+      const submit = () =>
         replaceByFee
           ? data.rpc.call('submitTransactionReplacement', { transaction })
-          : data.rpc.call('submitTransaction', { transaction, allowOrphan }),
+          : data.rpc.call('submitTransaction', { transaction, allowOrphan });
+      const submitted = await nodeAnswer(
+        data.announceSubmission === undefined || allowOrphan ? submit() : data.announceSubmission(transaction, submit),
       );
       if ('rejected' in submitted) return { status: 400, body: { error: submitted.rejected }, maxAge: 0 };
       return { body: { transactionId: submitted.value.transactionId }, maxAge: 0 };

@@ -1,5 +1,5 @@
 /** The shapes every /kaspa-rest route shares: what it reads (the index, the node, names, prices), takes and answers. */
-import { type Checkpoint, type Queryable } from '../db';
+import { type AnnouncedSubmit, type Checkpoint, type Queryable } from '../db';
 import { type AddressPrefix } from '../kaspa/address';
 import type { KaspaRestRouteId } from '../api/keys/costs';
 import type { RpcClient } from '../rpc';
@@ -18,6 +18,8 @@ export interface KaspaRestData {
   stats: IndexStats;
   names(): Promise<AddressName[]>;
   kasUsd?: KasUsdSource;
+  /** Announces accepted submissions on the stream, as /v1 does; absent: not announced. */
+  announceSubmission?: AnnouncedSubmit;
   /** The index counts as synced while its checkpoint lags the node's sink by at most this much. */
   healthMaxLagSeconds: number;
 }

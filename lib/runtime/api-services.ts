@@ -32,7 +32,7 @@ import type { WebhookApiContext } from '../api/endpoints/webhook-endpoints';
 import type { KasUsdSource } from '../tokens/kas-usd';
 import { createDiscoveryCache } from '../wallet/discovery-cache';
 import { demoExtendedPublicKey } from '../devnet/traffic/hd-wallet';
-import type { Db } from '../db';
+import { createSubmissionAnnouncer, type Db } from '../db';
 import type { Env } from '../env';
 import type { AddressPrefix } from '../kaspa/address';
 import type { RpcClient, RpcNetworkType } from '../rpc';
@@ -75,6 +75,8 @@ export interface ApiServicesOptions {
   observe?: (outcome: RequestOutcome) => void;
   /** The KAS/USD source the wallet export prices its rows with. */
   kasUsd?: KasUsdSource;
+  /** After a submission's `mempool` events were written (this instance's stream readers look at once). */
+  onStreamEvents?: () => void;
 }
 
 /** Long enough for a page's summary → history → export sequence; short enough that new activity shows soon. */
@@ -179,6 +181,13 @@ export async function createApiServices(options: ApiServicesOptions): Promise<Ap
       observe: options.observe,
       rpc,
       addressPrefix,
+      announceSubmission: createSubmissionAnnouncer({
+        db,
+        addressPrefix,
+        clock,
+        onAnnounced: () => options.onStreamEvents?.(),
+        onError: (error) => log(`mempool events: ${error instanceof Error ? redactSecrets(error.message) : String(error)}`),
+      }),
       ...createIndexedReads({ db, rpc, clock }),
       demoWallet: options.embeddedDevnet ? { extendedPublicKey: demoExtendedPublicKey(options.env.DEVNET_SEED) } : null,
       discoveryCache: createDiscoveryCache<WalletAddressEntry[]>({ ...DISCOVERY_CACHE, clock }),

@@ -4,10 +4,11 @@
  * on globalThis because Next loads instrumentation and route handlers as separate module copies.
  */
 import { join } from 'node:path';
-import { migrate, openDb, type Db } from '../db';
+import { listenStreamEvents, migrate, openDb, type Db } from '../db';
 import { env, type Env } from '../env';
 import { forkActivationOf } from '../devnet/consensus/params';
 import { createRpcClient, type RpcClient } from '../rpc';
+import { redactSecrets } from '../api';
 import { createApiServices, type ApiServices } from './api-services';
 import type { DevnetRestoreReport } from '../devnet/node';
 import { startEmbeddedDevnet, type EmbeddedDevnet } from './embedded-devnet';
@@ -90,6 +91,7 @@ async function createRuntime(config: Env): Promise<Runtime> {
     embeddedDevnet: devnet !== undefined,
     log,
     observe: (outcome) => metrics.observeRequest(outcome),
+    onStreamEvents: () => wakeStreamReaders(),
   });
   let stream: StreamService | undefined;
   const webhooks = startWebhookWorker({ db, keys: api.context.keys, meter: api.context.meter, config, log });
@@ -97,6 +99,10 @@ async function createRuntime(config: Env): Promise<Runtime> {
     stream?.hub.wake();
     webhooks.wake();
   };
+  // Other processes (app instances, `npm run indexer`) write the log too when it lives in PostgreSQL.
+  const streamListener = await listenStreamEvents(db, wakeStreamReaders, (error) =>
+    log(`stream notifications: ${redactSecrets(error.message)}`),
+  );
   const indexer = await startRuntimeIndexer({
     config,
     db,
@@ -148,6 +154,7 @@ async function createRuntime(config: Env): Promise<Runtime> {
       return stream;
     },
     async stop() {
+      await streamListener.close();
       stream?.hub.close();
       await webhooks.stop();
       feeHistory.stop();

@@ -8,9 +8,11 @@ import { pruneStreamEvents, type Db } from '../db';
 import type { Env } from '../env';
 import {
   acquireIndexerLock,
+  addressPrefixOf,
   createFeeAnnouncer,
   createHistoryPruner,
   createIndexer,
+  createMempoolAnnouncer,
   createStatisticsRefresher,
   retentionPolicyFor,
   type IndexerLock,
@@ -135,6 +137,18 @@ export async function startRuntimeIndexer(options: RuntimeIndexerOptions): Promi
   statistics.start();
   const fees = createFeeAnnouncer({ db, rpc, log, onStreamEvents: options.onStreamEvents });
   fees.start();
+  const mempool = createMempoolAnnouncer({
+    db,
+    rpc,
+    addressPrefix: async () => addressPrefixOf((await rpc.call('getCurrentNetwork', {})).network),
+    position: () => {
+      const status = indexer.status();
+      return { nodeDaaScore: status.nodeVirtualDaaScore, indexedDaaScore: status.indexedDaaScore };
+    },
+    log,
+    onStreamEvents: options.onStreamEvents,
+  });
+  mempool.start();
   return {
     role: 'embedded',
     status: () => indexer.status(),
@@ -157,6 +171,7 @@ export async function startRuntimeIndexer(options: RuntimeIndexerOptions): Promi
       await pruner.stop();
       await statistics.stop();
       await fees.stop();
+      await mempool.stop();
       await indexer.stop();
       await lock?.release();
     },

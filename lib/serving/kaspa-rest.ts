@@ -40,6 +40,7 @@ function contextOf(runtime: Runtime): KaspaRestContext {
         return names;
       },
       kasUsd: context.kasUsd,
+      announceSubmission: context.announceSubmission,
       healthMaxLagSeconds: env.HEALTH_MAX_LAG_SECONDS,
     },
     keys: context.keys,
