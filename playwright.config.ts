@@ -51,6 +51,8 @@ export default defineConfig({
       DEVNET_PRUNING_DEPTH: String(E2E_PRUNING_DEPTH),
       // e2e/api/webhooks.spec.ts receives deliveries on loopback.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      // e2e/api/stream.spec.ts forces a reorganisation.
+      DEVNET_CONTROLS: 'true',
     },
   },
 });

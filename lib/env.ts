@@ -109,6 +109,8 @@ export const envSchema = z.object({
   DEVNET_BOOTSTRAP: booleanFlag.default(true),
   /** Blue score the devnet keeps below its sink before pruning (finality and merge depth follow from it). */
   DEVNET_PRUNING_DEPTH: z.coerce.number().int().min(MIN_DEVNET_PRUNING_DEPTH).max(10_000_000).default(DEFAULT_DEVNET_PRUNING_DEPTH),
+  /** Serves POST /api/devnet/reorg (a forced reorganisation of the embedded devnet, for demonstrations and tests). */
+  DEVNET_CONTROLS: booleanFlag.default(false),
   /** DAA score from which the devnet runs Toccata (rusty-kaspa v2.0.1), or `never` for the Crescendo rules throughout. */
   DEVNET_TOCCATA_ACTIVATION: z
     .string()

@@ -223,4 +223,43 @@ test.describe('/v1 streams on the devnet', () => {
       expect(BigInt(after[0]!.id)).toBeGreaterThan(BigInt(before.at(-1)!.id));
     }
   });
+
+  test('a forced reorganisation reaches both transports: the chain change, the payment reverted with the block that had accepted it, then accepted again', async ({
+    request,
+    baseURL,
+  }) => {
+    test.setTimeout(300_000);
+    const refused = await request.post('/api/devnet/reorg', { data: { depth: 0 } });
+    await expectProblem(refused, 400, 'invalid_request');
+    // The accepting block must still be within the forced depth when the reorganisation starts: a slow round trip
+    // (the payment accepted deeper than that) is retried with a new payment.
+    for (let attempt = 1; ; attempt++) {
+      const receiver = freshReceiver(`reorg-${attempt}`);
+      const sse = openSse(baseURL!, `topics=chain,address&addresses=${receiver.address}`);
+      const ws = await openWs(baseURL!, receiver.address);
+      const transaction = await pay(request, receiver);
+      await expect.poll(() => statuses(sse.events, transaction).at(-1), { timeout: 60_000 }).toBe('accepted');
+      const acceptedBy = sse.events.filter((event) => event.data.transactionId === transaction && event.data.status === 'accepted').at(-1)!.data.blockHash;
+      const forced = await request.post('/api/devnet/reorg', { data: { depth: 20 } });
+      expect(forced.status()).toBe(200);
+      const report = (await forced.json()) as { removedChainBlocks: string[]; addedChainBlocks: string[] };
+      if (!report.removedChainBlocks.includes(acceptedBy as string)) {
+        expect(attempt, 'the payment was accepted within the forced depth in one of three attempts').toBeLessThan(3);
+        sse.cut();
+        ws.close();
+        continue;
+      }
+      for (const client of [sse, ws]) {
+        const revertedFrom = () =>
+          client.events.filter((event) => event.data.transactionId === transaction && event.data.status === 'reverted').map((event) => event.data.blockHash);
+        await expect.poll(revertedFrom, { timeout: 60_000 }).toContain(acceptedBy);
+        await expect.poll(() => statuses(client.events, transaction).at(-1), { timeout: 60_000 }).toBe('accepted');
+      }
+      const removed = sse.events.filter((event) => event.topic === 'chain').flatMap((event) => event.data.removed as string[]);
+      expect(removed).toEqual(expect.arrayContaining(report.removedChainBlocks));
+      sse.cut();
+      ws.close();
+      return;
+    }
+  });
 });

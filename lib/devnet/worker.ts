@@ -5,6 +5,7 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
+import { bytesToHex } from '../kaspa/bytes';
 import { watchHeapAfterMajorGc } from './heap-after-gc';
 import { createDevnetNode, type DevnetRestoreReport } from './node';
 import { describeNodeEvent } from './node-event-text';
@@ -27,8 +28,20 @@ export interface DevnetWorkerData {
   port: number;
 }
 
+/** What the app asks of the devnet thread. */
+export type DevnetWorkerRequest = { type: 'stop' } | { type: 'reorg'; id: number; depth: number };
+
+/** A forced reorganisation's outcome, hashes as hex. */
+export interface DevnetReorgReport {
+  base: string;
+  blocks: string[];
+  removedChainBlocks: string[];
+  addedChainBlocks: string[];
+}
+
 export type DevnetWorkerMessage =
   | { type: 'ready'; url: string; restored: DevnetRestoreReport | null }
+  | { type: 'reorged'; id: number; report: DevnetReorgReport | null; error: string | null }
   | { type: 'event'; description: string }
   /** This thread's V8 heap, in bytes (retained: after its latest major GC): /metrics cannot read another thread's. */
   | { type: 'heap'; used: number; total: number; retained: number | null }
@@ -57,8 +70,22 @@ async function run(port: NonNullable<typeof parentPort>, data: DevnetWorkerData)
   };
   const heapReports = setInterval(reportHeap, HEAP_REPORT_INTERVAL_MS);
   heapReports.unref();
-  port.on('message', (message: { type: 'stop' }) => {
-    if (message.type !== 'stop') return;
+  port.on('message', (message: DevnetWorkerRequest) => {
+    if (message.type === 'reorg') {
+      try {
+        const reorg = node.forceReorg({ depth: message.depth });
+        const report: DevnetReorgReport = {
+          base: bytesToHex(reorg.base),
+          blocks: reorg.blocks.map(bytesToHex),
+          removedChainBlocks: reorg.change.removedChainBlockHashes.map(bytesToHex),
+          addedChainBlocks: reorg.change.addedChainBlockHashes.map(bytesToHex),
+        };
+        post({ type: 'reorged', id: message.id, report, error: null });
+      } catch (error) {
+        post({ type: 'reorged', id: message.id, report: null, error: error instanceof Error ? error.message : String(error) });
+      }
+      return;
+    }
     clearInterval(heapReports);
     heapAfterGc.stop();
     void node.stop().then(() => post({ type: 'stopped' }));

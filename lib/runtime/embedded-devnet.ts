@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { DevnetRestoreReport } from '../devnet/node';
-import type { DevnetWorkerData, DevnetWorkerMessage } from '../devnet/worker';
+import type { DevnetReorgReport, DevnetWorkerData, DevnetWorkerMessage, DevnetWorkerRequest } from '../devnet/worker';
+
+export type { DevnetReorgReport } from '../devnet/worker';
 
 export interface EmbeddedDevnet {
   readonly url: string;
@@ -15,6 +17,8 @@ export interface EmbeddedDevnet {
   readonly restored: DevnetRestoreReport | null;
   /** The devnet thread's V8 heap as it last reported it (every 10 s). */
   heap(): DevnetHeap | null;
+  /** A side branch from the chain block `depth` below the sink, mined until it overtakes the chain. */
+  forceReorg(depth: number): Promise<DevnetReorgReport>;
   stop(): Promise<void>;
 }
 
@@ -45,6 +49,9 @@ export function startEmbeddedDevnet(options: EmbeddedDevnetOptions): Promise<Emb
     }, startTimeoutMs);
     let stopped: (() => void) | undefined;
     let heap: DevnetHeap | null = null;
+    const send = (request: DevnetWorkerRequest) => worker.postMessage(request);
+    let reorgIds = 0;
+    const reorgs = new Map<number, { resolve: (report: DevnetReorgReport) => void; reject: (error: Error) => void }>();
 
     worker.on('message', (message: DevnetWorkerMessage) => {
       switch (message.type) {
@@ -55,16 +62,29 @@ export function startEmbeddedDevnet(options: EmbeddedDevnetOptions): Promise<Emb
             url: message.url,
             restored: message.restored,
             heap: () => heap,
+            forceReorg: (depth) =>
+              new Promise<DevnetReorgReport>((resolve, reject) => {
+                const id = ++reorgIds;
+                reorgs.set(id, { resolve, reject });
+                send({ type: 'reorg', id, depth });
+              }),
             stop: () =>
               new Promise<void>((done) => {
                 stopped = done;
-                worker.postMessage({ type: 'stop' });
+                send({ type: 'stop' });
               }),
           });
           return;
         case 'event':
           log(message.description);
           return;
+        case 'reorged': {
+          const pending = reorgs.get(message.id);
+          reorgs.delete(message.id);
+          if (message.report !== null) pending?.resolve(message.report);
+          else pending?.reject(new Error(message.error ?? 'the devnet refused the reorganisation'));
+          return;
+        }
         case 'heap':
           heap = { used: message.used, total: message.total, retained: message.retained };
           return;

@@ -11,7 +11,7 @@ import { createRpcClient, type RpcClient } from '../rpc';
 import { redactSecrets } from '../api';
 import { createApiServices, type ApiServices } from './api-services';
 import type { DevnetRestoreReport } from '../devnet/node';
-import { startEmbeddedDevnet, type EmbeddedDevnet } from './embedded-devnet';
+import { startEmbeddedDevnet, type DevnetReorgReport, type EmbeddedDevnet } from './embedded-devnet';
 import { nodeFeeHistory, type FeeHistory } from '../live/fee-history';
 import { startRuntimeIndexer, type RuntimeIndexer } from './indexer';
 import { createLiveHub, type LiveHub } from '../live/hub';
@@ -28,6 +28,8 @@ export interface Runtime {
   readonly nodeKind: NodeKind;
   /** The embedded devnet's restore from its block log; null with an external node or without persistence. */
   readonly devnetRestored: DevnetRestoreReport | null;
+  /** The embedded devnet's controls: only with DEVNET_CONTROLS=true on the embedded devnet, else null. */
+  readonly devnetControls: { forceReorg(depth: number): Promise<DevnetReorgReport> } | null;
   readonly rpc: RpcClient;
   readonly db: Db;
   readonly indexer: RuntimeIndexer;
@@ -133,6 +135,7 @@ async function createRuntime(config: Env): Promise<Runtime> {
     env: config,
     nodeKind: devnet ? 'embedded-devnet' : 'external',
     devnetRestored: devnet?.restored ?? null,
+    devnetControls: devnet !== undefined && config.DEVNET_CONTROLS ? { forceReorg: (depth) => devnet.forceReorg(depth) } : null,
     rpc,
     db,
     indexer,
