@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { ApiConsole } from '@/components/console/api-console';
+import { StreamConsole } from '@/components/console/stream-console';
 import { LoadingRows } from '@/components/ui';
 import { getRuntime } from '@/lib/runtime';
 import { shareMetadata } from '@/lib/serving/page-support';
@@ -37,12 +38,15 @@ async function LiveConsole({ search }: { search: URLSearchParams }) {
   const routes = groups.flatMap((group) => group.operations.map((operation) => operation.route));
   const initialRequest = parseConsoleRequest(search, routes);
   return (
-    <ApiConsole
-      key={JSON.stringify(initialRequest)}
-      groups={operationSummaries(groups)}
-      initialRequest={initialRequest}
-      demoApiKey={runtime.api.demoApiKey}
-    />
+    <>
+      <ApiConsole
+        key={JSON.stringify(initialRequest)}
+        groups={operationSummaries(groups)}
+        initialRequest={initialRequest}
+        demoApiKey={runtime.api.demoApiKey}
+      />
+      <StreamConsole demoApiKey={runtime.api.demoApiKey} />
+    </>
   );
 }
 
@@ -54,7 +58,7 @@ async function LiveConsole({ search }: { search: URLSearchParams }) {
 export default async function ConsolePage({ searchParams }: Props) {
   const search = searchOf(await searchParams);
   return (
-    <main className="mx-auto max-w-7xl space-y-4 px-4 py-6">
+    <main className="mx-auto max-w-7xl space-y-6 px-4 py-6">
       <h1 className="text-xl font-semibold">API console</h1>
       <p className="max-w-3xl text-sm text-slate-700 dark:text-slate-300">
         Pick an endpoint, fill in its parameters (prefilled from the live chain) and send it to <code>/v1</code> with

@@ -44,7 +44,7 @@ function stateOf(operation: OperationSummary, request: ConsoleRequest | null): F
   };
 }
 
-const useOrigin = () =>
+export const useOrigin = () =>
   useSyncExternalStore(
     () => () => {},
     () => window.location.origin,

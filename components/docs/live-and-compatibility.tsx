@@ -1,5 +1,5 @@
 import { formatRu, STREAM_COSTS, WEBHOOK_COSTS } from '@/lib/api/keys/costs';
-import { KASPA_REST_OPENAPI_PATH, KASPA_REST_PREFIX, STREAM_SSE_PATH, STREAM_WS_PATH } from '@/lib/web/urls';
+import { KASPA_REST_OPENAPI_PATH, KASPA_REST_PREFIX, pages, STREAM_SSE_PATH, STREAM_WS_PATH } from '@/lib/web/urls';
 
 const codeBlock = 'overflow-x-auto rounded-md bg-slate-100 p-3 text-xs dark:bg-slate-900';
 
@@ -29,6 +29,23 @@ export function LiveAndCompatibility({ origin }: { origin: string }) {
           <code className="doc-inline-code">Last-Event-ID</code>:
         </p>
         <pre className={codeBlock}>{`curl -N -H "x-api-key: $KEY" "${origin}${STREAM_SSE_PATH}?topics=address&addresses=$ADDRESS"`}</pre>
+        <p className="doc-prose">
+          From JavaScript (Node 18+ or a browser; <code className="doc-inline-code">EventSource</code> cannot send the key header, so read
+          the body); send the last id back as <code className="doc-inline-code">Last-Event-ID</code> to resume. The{' '}
+          <a href={pages.console()} className="doc-link">
+            console
+          </a>{' '}
+          opens such a subscription and shows its events as they arrive.
+        </p>
+        <pre className={codeBlock}>{`const response = await fetch('${origin}${STREAM_SSE_PATH}?topics=address&addresses=' + ADDRESS, { headers: { 'x-api-key': KEY } });
+const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+for (let buffer = ''; ; ) {
+  const { done, value } = await reader.read();
+  if (done) break;
+  const messages = (buffer += value).split('\n\n');
+  buffer = messages.pop();
+  for (const message of messages) console.log(message); // id: …, event: <topic>, data: <json>
+}`}</pre>
         <p className="doc-prose">
           WebSocket at <code className="doc-inline-code">GET {STREAM_WS_PATH}[?since=id]</code>, JSON frames (subscribe, unsubscribe, ping;
           acknowledgements, events, errors in the problem shape, heartbeats):

@@ -9,6 +9,7 @@ import { transactionId } from '../../lib/kaspa/transaction';
 import { headerFromRpc } from '../../lib/rpc/convert-block';
 import { stringifyJson } from '../../lib/rpc/json';
 import type { RpcRawHeader } from '../../lib/rpc/types';
+import { readSse } from '../../lib/web/sse-reader';
 import { pages } from '../../lib/web/urls';
 import { E2E_API_KEY } from '../api/settings';
 import {
@@ -305,5 +306,52 @@ test.describe('API console', () => {
     const results = await new AxeBuilder({ page }).analyze();
     const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
     expect(serious.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes[0]?.target.join(' ')})`)).toEqual([]);
+  });
+
+  test('the live subscription shows events as they arrive, stops with its cursor and resumes after it', async ({ page, baseURL }) => {
+    await openConsole(page);
+    const live = page.getByRole('region', { name: 'Live subscription' });
+    const status = live.getByTestId('stream-status');
+    const shownIds = async () =>
+      (await live.getByRole('list', { name: 'Events received' }).locator('summary > span:first-child').allTextContents()).map((text) => BigInt(text.slice(1)));
+    await live.getByRole('checkbox', { name: 'address' }).uncheck();
+    await live.getByRole('button', { name: 'Subscribe with the demo key' }).click();
+    await expect(status).toContainText('Open · cursor');
+    await expect.poll(async () => (await shownIds()).length, { timeout: 30_000 }).toBeGreaterThan(2);
+    const ids = await shownIds();
+    expect(ids, 'newest first').toEqual([...ids].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)));
+    await expect(live.getByTestId('stream-event-topic').first()).toHaveText('block');
+
+    await live.getByRole('button', { name: 'Stop' }).click();
+    await expect(status).toContainText('Stopped · last cursor');
+    const cursor = BigInt(/last cursor (\d+)/.exec((await status.textContent()) ?? '')![1]!);
+    expect(cursor).toBeGreaterThanOrEqual((await shownIds())[0]!);
+    await live.getByRole('button', { name: `Resume from ${cursor}` }).click();
+    await expect(live.getByLabel(/Resume after cursor/)).toHaveValue(String(cursor));
+    await live.getByRole('button', { name: 'Subscribe', exact: true }).click();
+    await expect.poll(async () => (await shownIds()).length, { timeout: 30_000 }).toBeGreaterThan(0);
+    await live.getByRole('button', { name: 'Stop' }).click();
+    // The first block event after the cursor, as the API itself streams it.
+    const reference = new AbortController();
+    const response = await fetch(`${baseURL}/v1/stream?topics=block&since=${cursor}`, { headers: keyed, signal: reference.signal });
+    let first: bigint | undefined;
+    await readSse(
+      response.body!,
+      (message) => {
+        if (message.event !== 'block' || first !== undefined) return;
+        first = BigInt(message.id!);
+        reference.abort();
+      },
+      reference.signal,
+    ).catch(() => undefined);
+    expect((await shownIds()).at(-1), 'the first event after the cursor').toBe(first);
+  });
+
+  test('a subscription the API refuses shows its problem', async ({ page }) => {
+    await openConsole(page, pages.console({ route: 'GET /v1/rpc/getBlockDagInfo' }));
+    await useKey(page, 'dgb_this_key_does_not_exist_0000000000000000000');
+    const live = page.getByRole('region', { name: 'Live subscription' });
+    await live.getByRole('button', { name: 'Subscribe', exact: true }).click();
+    await expect(live.getByTestId('stream-status')).toContainText('Ended · 401');
   });
 });
