@@ -25,7 +25,8 @@ export function LiveAndCompatibility({ origin }: { origin: string }) {
           Opening a stream costs {formatRu(STREAM_COSTS.connection)} RU, each event delivered {formatRu(STREAM_COSTS.event)} RU.
         </p>
         <p className="doc-prose">
-          Server-sent events at <code className="doc-inline-code">GET {STREAM_SSE_PATH}?topics=…&amp;addresses=…</code>, resumed with{' '}
+          Server-sent events at <code className="doc-inline-code">GET {STREAM_SSE_PATH}?topics=…&amp;addresses=…</code> (also{' '}
+          <code className="doc-inline-code">covenants=…</code> and <code className="doc-inline-code">tickers=…</code>), resumed with{' '}
           <code className="doc-inline-code">Last-Event-ID</code>:
         </p>
         <pre className={codeBlock}>{`curl -N -H "x-api-key: $KEY" "${origin}${STREAM_SSE_PATH}?topics=address&addresses=$ADDRESS"`}</pre>

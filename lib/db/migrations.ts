@@ -554,6 +554,14 @@ CREATE TABLE mempool_watch (
 CREATE INDEX mempool_watch_left ON mempool_watch (left_at) WHERE left_at IS NOT NULL;
 `;
 
+/*
+ * Stream filters by covenant and by ticker (issue 19), migration 16: `subject` is what a `covenant` event (its
+ * covenant id, hex) or a `token` event (its ticker) is about, so both filter as `address` events do by address.
+ */
+const STREAM_EVENT_SUBJECTS = `
+ALTER TABLE stream_events ADD COLUMN subject text COLLATE "C";
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial schema', sql: INITIAL_SCHEMA },
   { version: 2, name: 'api keys', sql: API_KEYS },
@@ -569,6 +577,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, name: 'chain statistics', sql: CHAIN_STATISTICS },
   { version: 14, name: 'token ops by transaction', sql: TOKEN_OPS_BY_TRANSACTION },
   { version: 15, name: 'mempool watch', sql: MEMPOOL_WATCH },
+  { version: 16, name: 'stream event subjects', sql: STREAM_EVENT_SUBJECTS },
 ];
 
 /** Key of the transaction-scoped advisory lock that serialises migration runners across processes. */

@@ -14,6 +14,8 @@ export interface NewStreamEvent {
   topic: StreamTopic;
   /** The address an `address` event is about; null for the other topics. */
   address: string | null;
+  /** The covenant id (hex) a `covenant` event is about, the ticker of a `token` event; absent for the others. */
+  subject?: string | null;
   /** JSON-safe (u64 values as decimal strings). */
   data: unknown;
 }
@@ -23,6 +25,8 @@ export interface StreamEvent {
   id: bigint;
   topic: StreamTopic;
   address: string | null;
+  /** See NewStreamEvent. */
+  subject: string | null;
   /** Epoch ms when the event was written. */
   createdAt: bigint;
   /** The event's JSON text. */
@@ -49,15 +53,16 @@ export async function appendStreamEvents(tx: Queryable, events: readonly NewStre
   if (events.length === 0) return;
   await lockStreamEvents(tx);
   await tx.query(
-    `INSERT INTO stream_events (topic, address, created_at, data)
-     SELECT e.topic, e.address, $4, e.data
-     FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS e(topic, address, data, position)
+    `INSERT INTO stream_events (topic, address, created_at, data, subject)
+     SELECT e.topic, e.address, $4, e.data, e.subject
+     FROM unnest($1::text[], $2::text[], $3::text[], $5::text[]) WITH ORDINALITY AS e(topic, address, data, subject, position)
      ORDER BY e.position`,
     [
       events.map((event) => event.topic),
       events.map((event) => event.address),
       events.map((event) => JSON.stringify(event.data)),
       now,
+      events.map((event) => event.subject ?? null),
     ],
   );
 }
@@ -75,6 +80,10 @@ export interface StreamEventQuery {
   topics?: readonly StreamTopic[];
   /** `address` events only for these addresses; all when absent. */
   addresses?: readonly string[];
+  /** `covenant` events only for these covenant ids; all when absent. */
+  covenants?: readonly string[];
+  /** `token` events only for these tickers; all when absent. */
+  tickers?: readonly string[];
   limit: number;
 }
 
@@ -82,20 +91,30 @@ interface StreamEventRow {
   id: bigint;
   topic: StreamTopic;
   address: string | null;
+  subject: string | null;
   created_at: bigint;
   data: string;
 }
 
 export async function readStreamEvents(db: Queryable, query: StreamEventQuery): Promise<StreamEvent[]> {
   const { rows } = await db.query<StreamEventRow>(
-    `SELECT id, topic, address, created_at, data FROM stream_events
+    `SELECT id, topic, address, subject, created_at, data FROM stream_events
      WHERE id > $1 AND ($2::text[] IS NULL OR topic = ANY($2::text[]))
        AND ($3::text[] IS NULL OR topic <> 'address' OR address = ANY($3::text[]))
+       AND ($5::text[] IS NULL OR topic <> 'covenant' OR subject = ANY($5::text[]))
+       AND ($6::text[] IS NULL OR topic <> 'token' OR subject = ANY($6::text[]))
      ORDER BY id LIMIT $4`,
-    [query.after, query.topics ?? null, query.addresses ?? null, query.limit],
+    [query.after, query.topics ?? null, query.addresses ?? null, query.limit, query.covenants ?? null, query.tickers ?? null],
     { prepared: true },
   );
-  return rows.map((row) => ({ id: row.id, topic: row.topic, address: row.address, createdAt: row.created_at, data: row.data }));
+  return rows.map((row) => ({
+    id: row.id,
+    topic: row.topic,
+    address: row.address,
+    subject: row.subject,
+    createdAt: row.created_at,
+    data: row.data,
+  }));
 }
 
 export interface StreamBounds {

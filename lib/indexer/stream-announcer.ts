@@ -107,6 +107,7 @@ export function createStreamAnnouncer(options: { windowMs: number; clock: () => 
         (covenants.get(transactionId) ?? []).map(({ covenantId, kind }) => ({
           topic: 'covenant',
           address: null,
+          subject: covenantId,
           data: { covenantId, transactionId, kind, status, blockHash },
         }));
       const events: NewStreamEvent[] = [];

@@ -92,7 +92,7 @@ function appliedEvent(record: OpRecord): NewStreamEvent {
     timestamp: record.mtsAdd,
     reverted: false,
   };
-  return { topic: 'token', address: null, data };
+  return { topic: 'token', address: null, subject: data.ticker, data };
 }
 
 function revertedEvent(row: TokenOpRow & { tick: string }): NewStreamEvent {
@@ -109,7 +109,7 @@ function revertedEvent(row: TokenOpRow & { tick: string }): NewStreamEvent {
     timestamp: row.mtsAdd,
     reverted: true,
   };
-  return { topic: 'token', address: null, data };
+  return { topic: 'token', address: null, subject: data.ticker, data };
 }
 
 export interface TokenIndexerStatus {

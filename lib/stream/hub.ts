@@ -15,6 +15,10 @@ export interface StreamFilter {
   topics: ReadonlySet<StreamTopic>;
   /** `address` events only for these; null: every address event. */
   addresses: ReadonlySet<string> | null;
+  /** `covenant` events only for these covenant ids (hex); null or absent: every covenant event. */
+  covenants?: ReadonlySet<string> | null;
+  /** `token` events only for these tickers (upper case); null or absent: every token event. */
+  tickers?: ReadonlySet<string> | null;
 }
 
 export type StreamBatch =
@@ -67,13 +71,31 @@ export function lingerFor(subscriptions: number): number {
   return Math.min(450, Math.max(0, Math.floor((subscriptions - 1_000) / 20)));
 }
 
+const among = (keys: ReadonlySet<string> | null | undefined, key: string | null) => keys === null || keys === undefined || (key !== null && keys.has(key));
+
 export function matches(event: StreamEvent, filter: StreamFilter): boolean {
   if (!filter.topics.has(event.topic)) return false;
-  return event.topic !== 'address' || filter.addresses === null || (event.address !== null && filter.addresses.has(event.address));
+  switch (event.topic) {
+    case 'address':
+      return among(filter.addresses, event.address);
+    case 'covenant':
+      return among(filter.covenants, event.subject);
+    case 'token':
+      return among(filter.tickers, event.subject);
+    default:
+      return true;
+  }
 }
 
-function topicsAndAddresses(filter: StreamFilter): { topics: StreamTopic[]; addresses: string[] | undefined } {
-  return { topics: [...filter.topics], addresses: filter.addresses === null ? undefined : [...filter.addresses] };
+const listOf = (keys: ReadonlySet<string> | null | undefined) => (keys === null || keys === undefined ? undefined : [...keys]);
+
+function logQueryOf(filter: StreamFilter) {
+  return {
+    topics: [...filter.topics],
+    addresses: listOf(filter.addresses),
+    covenants: listOf(filter.covenants),
+    tickers: listOf(filter.tickers),
+  };
 }
 
 export function createStreamHub(options: StreamHubOptions): StreamHub {
@@ -229,7 +251,7 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
         if (this.cursor < bounds.prunedThrough) {
           return { kind: 'resync', cursor: this.cursor, prunedThrough: bounds.prunedThrough, latest: upTo };
         }
-        page = await readStreamEvents(db, { after: this.cursor, ...topicsAndAddresses(this.filter), limit: pageSize });
+        page = await readStreamEvents(db, { after: this.cursor, ...logQueryOf(this.filter), limit: pageSize });
         page = page.filter((event) => event.id <= upTo);
         last = page.length === pageSize ? page.at(-1)!.id : upTo;
       }

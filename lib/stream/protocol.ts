@@ -17,9 +17,20 @@ export function parseCursor(text: string, path: string): bigint {
   return BigInt(trimmed);
 }
 
-export function filterOf(topics: readonly StreamTopic[], addresses: readonly string[] | null): StreamFilter {
-  return { topics: new Set(topics), addresses: addresses === null ? null : new Set(addresses) };
+export interface FilterKeys {
+  addresses?: readonly string[] | null;
+  covenants?: readonly string[] | null;
+  tickers?: readonly string[] | null;
 }
+
+const setOf = (keys: readonly string[] | null | undefined) => (keys === null || keys === undefined ? null : new Set(keys));
+
+export function filterOf(topics: readonly StreamTopic[], keys: FilterKeys = {}): StreamFilter {
+  return { topics: new Set(topics), addresses: setOf(keys.addresses), covenants: setOf(keys.covenants), tickers: setOf(keys.tickers) };
+}
+
+/** The topic each key filter narrows, and the name it has in a query or a frame. */
+export const KEYED_TOPICS = { addresses: 'address', covenants: 'covenant', tickers: 'token' } as const satisfies Record<keyof FilterKeys, StreamTopic>;
 
 /** Splits a comma-separated query value, dropping empty items. */
 export function listParameter(value: string | null): string[] {

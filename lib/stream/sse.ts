@@ -1,6 +1,7 @@
 /**
- * GET /v1/stream: the event log as Server-Sent Events. Query: `topics` (comma-separated: block, chain, address, covenant, fees, token),
- * `addresses` (comma-separated, filters the address topic), `since` (an event id); a `Last-Event-ID` header (an
+ * GET /v1/stream: the event log as Server-Sent Events. Query: `topics` (comma-separated: block, chain, address,
+ * covenant, fees, token), `addresses`, `covenants`, `tickers` (comma-separated, each narrowing its topic: address,
+ * covenant, token), `since` (an event id); a `Last-Event-ID` header (an
  * EventSource reconnecting) takes precedence over `since`. Messages:
  *   `id: <event id>` `event: <topic>` `data: <event JSON>`  one per event, in id order
  *   `event: ready`            first: the cursor the stream continues after
@@ -17,8 +18,8 @@ import { ApiError, problemBody, problemResponse, toApiError } from '../api/http/
 import { API_KEY_HEADER } from '../api/keys/keys';
 import type { StreamEvent } from '../db';
 import type { StreamFilter } from './hub';
-import { parseAddresses, parseTopics } from '../api/endpoints/event-filters';
-import { filterOf, listParameter, parseCursor, streamQuery } from './protocol';
+import { parseAddresses, parseCovenantIds, parseTickers, parseTopics } from '../api/endpoints/event-filters';
+import { filterOf, KEYED_TOPICS, listParameter, parseCursor, streamQuery } from './protocol';
 import { nextDelivery, resyncBody, type Admission, type StreamService } from './service';
 
 const ROUTE = 'GET /v1/stream';
@@ -42,23 +43,29 @@ export async function parseStreamRequest(
   search: URLSearchParams,
   lastEventId: string | null,
 ): Promise<{ filter: StreamFilter; since: bigint | null }> {
-  const query = streamQuery(search, ['topics', 'addresses', 'since']);
+  const query = streamQuery(search, ['topics', 'addresses', 'covenants', 'tickers', 'since']);
   const topics = parseTopics(listParameter(query.get('topics') ?? null), 'query.topics');
-  let addresses: string[] | null = null;
-  if (query.has('addresses')) {
-    if (!topics.includes('address')) {
-      const message = 'addresses filter the address topic; add address to topics';
-      throw ApiError.invalidRequest(message, [{ path: 'query.addresses', message }]);
+  for (const [name, topic] of Object.entries(KEYED_TOPICS)) {
+    if (query.has(name) && !topics.includes(topic)) {
+      const message = `${name} filter the ${topic} topic; add ${topic} to topics`;
+      throw ApiError.invalidRequest(message, [{ path: `query.${name}`, message }]);
     }
-    addresses = parseAddresses(listParameter(query.get('addresses')!), 'query.addresses', await service.api.addressPrefix(), service.limits.maxAddresses);
   }
+  const listed = (name: string) => (query.has(name) ? listParameter(query.get(name)!) : null);
+  const max = service.limits.maxAddresses;
+  const addresses = listed('addresses');
+  const keys = {
+    addresses: addresses === null ? null : parseAddresses(addresses, 'query.addresses', await service.api.addressPrefix(), max),
+    covenants: listed('covenants') === null ? null : parseCovenantIds(listed('covenants')!, 'query.covenants', max),
+    tickers: listed('tickers') === null ? null : parseTickers(listed('tickers')!, 'query.tickers', max),
+  };
   const since =
     lastEventId !== null && lastEventId.trim() !== ''
       ? parseCursor(lastEventId, 'header.last-event-id')
       : query.has('since')
         ? parseCursor(query.get('since')!, 'query.since')
         : null;
-  return { filter: filterOf(topics, addresses), since };
+  return { filter: filterOf(topics, keys), since };
 }
 
 export async function sseResponse(service: StreamService, request: Request): Promise<Response> {

@@ -17,6 +17,15 @@ const alice = wireKey(31).address;
 const bob = wireKey(32).address;
 
 const block = (n: number): NewStreamEvent => ({ topic: 'block', address: null, data: { hash: `b${n}` } });
+const COVENANT_A = 'aa'.repeat(32);
+const COVENANT_B = 'bb'.repeat(32);
+const covenantStep = (covenantId: string, n: number): NewStreamEvent => ({
+  topic: 'covenant',
+  address: null,
+  subject: covenantId,
+  data: { covenantId, transactionId: `c${n}`, kind: 'continuation', status: 'accepted' },
+});
+const tokenOp = (ticker: string, n: number): NewStreamEvent => ({ topic: 'token', address: null, subject: ticker, data: { ticker, op: 'transfer', n } });
 const payment = (address: string, n: number, status = 'included'): NewStreamEvent => ({
   topic: 'address',
   address,
@@ -191,6 +200,30 @@ describe.each(testBackends())('streams on $name', (backend) => {
       expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : 1)));
     });
 
+    it('filters covenant events by covenant id and token events by ticker (any case), refusing filters without their topic', async () => {
+      const response = await sse(`topics=covenant,token&covenants=${COVENANT_A.toUpperCase()}&tickers=orbit`);
+      expect(response.status).toBe(200);
+      await append([covenantStep(COVENANT_B, 1), covenantStep(COVENANT_A, 2), tokenOp('NACHO', 3), tokenOp('ORBIT', 4), block(1)]);
+      const read = await readMessages(response, 3);
+      await read.cancel();
+      expect(read.messages.slice(1).map((message) => [message.event, JSON.parse(message.data) as unknown])).toEqual([
+        ['covenant', covenantStep(COVENANT_A, 2).data],
+        ['token', tokenOp('ORBIT', 4).data],
+      ]);
+      const behind = await readMessages(await sse(`topics=covenant&covenants=${COVENANT_B}&since=0`), 2);
+      await behind.cancel();
+      expect(behind.messages.slice(1).map((message) => JSON.parse(message.data) as unknown)).toEqual([covenantStep(COVENANT_B, 1).data]);
+      for (const [query, path] of [
+        ['topics=block&tickers=ORBIT', 'query.tickers'],
+        ['topics=covenant&covenants=abc', 'query.covenants[0]'],
+        ['topics=token&tickers=NO', 'query.tickers[0]'],
+      ] as const) {
+        const refused = await sse(query);
+        expect(refused.status).toBe(400);
+        expect(((await refused.json()) as { errors: { path: string }[] }).errors[0]!.path).toBe(path);
+      }
+    });
+
     it('says resync_required for a cursor the log has pruned past, then follows from the head', async () => {
       await append([block(1), block(2)]);
       const { latest } = await readStreamBounds(db);
@@ -332,6 +365,24 @@ describe.each(testBackends())('streams on $name', (backend) => {
       ]);
       client.send({ op: 'ping' });
       await client.until((frames) => frames.some((frame) => frame.type === 'pong'));
+    });
+
+    it('narrows covenant and token subscriptions by their keys, each event tagged with the subscriptions it matched', async () => {
+      const client = await connect();
+      client.send({ op: 'subscribe', id: 'a', topic: 'covenant', covenants: [COVENANT_A] });
+      client.send({ op: 'subscribe', id: 'all-covenants', topic: 'covenant' });
+      client.send({ op: 'subscribe', id: 'orbit', topic: 'token', tickers: ['Orbit'] });
+      client.send({ op: 'subscribe', id: 'wrong', topic: 'block', tickers: ['ORBIT'] });
+      await client.until((frames) => frames.filter((frame) => frame.type === 'ack' || frame.type === 'error').length === 4);
+      const refused = client.frames.find((frame) => frame.type === 'error') as unknown as { id: string; error: { errors: { path: string }[] } };
+      expect([refused.id, refused.error.errors[0]!.path]).toEqual(['wrong', 'message.tickers']);
+      await append([covenantStep(COVENANT_B, 1), covenantStep(COVENANT_A, 2), tokenOp('NACHO', 3), tokenOp('ORBIT', 4)]);
+      await client.until((frames) => frames.filter((frame) => frame.type === 'event').length === 3);
+      expect(client.frames.filter((frame) => frame.type === 'event').map((frame) => [frame.topic, frame.subscriptions])).toEqual([
+        ['covenant', ['all-covenants']],
+        ['covenant', ['a', 'all-covenants']],
+        ['token', ['orbit']],
+      ]);
     });
 
     it('resumes with since: every missed event once and in order', async () => {

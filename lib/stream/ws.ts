@@ -4,7 +4,8 @@
  * upgrade; a refusal is the plain HTTP problem response. `?since=<event id>` resumes after that event.
  *
  * Client → server (JSON text frames):
- *   {"op":"subscribe","id":"s1","topic":"address","addresses":["kaspa:…"]}   topic: block | chain | address
+ *   {"op":"subscribe","id":"s1","topic":"address","addresses":["kaspa:…"]}   any topic; `addresses` narrow the
+ *       address topic, `covenants` (ids) the covenant topic, `tickers` the token topic
  *   {"op":"unsubscribe","id":"s1"}
  *   {"op":"ping"}
  * Server → client:
@@ -27,8 +28,8 @@ import { API_KEY_HEADER } from '../api/keys/keys';
 import { STREAM_TOPICS, type StreamEvent, type StreamTopic } from '../db';
 import type { StreamFilter, Subscription } from './hub';
 import { matches } from './hub';
-import { parseAddresses } from '../api/endpoints/event-filters';
-import { filterOf, parseCursor, streamQuery } from './protocol';
+import { parseAddresses, parseCovenantIds, parseTickers } from '../api/endpoints/event-filters';
+import { filterOf, KEYED_TOPICS, parseCursor, streamQuery, type FilterKeys } from './protocol';
 import { nextDelivery, resyncBody, type Admission, type Resync, type StreamService } from './service';
 
 export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
@@ -45,6 +46,8 @@ const message = z.discriminatedUnion('op', [
     id: z.string().min(1).max(64),
     topic: z.enum(STREAM_TOPICS),
     addresses: z.array(z.string()).optional(),
+    covenants: z.array(z.string()).optional(),
+    tickers: z.array(z.string()).optional(),
   }),
   z.object({ op: z.literal('unsubscribe'), id: z.string().min(1).max(64) }),
   z.object({ op: z.literal('ping') }),
@@ -52,7 +55,15 @@ const message = z.discriminatedUnion('op', [
 
 interface Wanted {
   topic: StreamTopic;
-  addresses: ReadonlySet<string> | null;
+  /** The filter of its keyed topic (addresses, covenant ids or tickers); null: every event of the topic. */
+  keys: readonly string[] | null;
+}
+
+const keyNameOf = (topic: StreamTopic) => (Object.keys(KEYED_TOPICS) as (keyof FilterKeys)[]).find((name) => KEYED_TOPICS[name] === topic);
+
+function filterOfWanted(entry: Wanted): StreamFilter {
+  const name = keyNameOf(entry.topic);
+  return filterOf([entry.topic], name === undefined ? {} : { [name]: entry.keys });
 }
 
 function apiRequestOf(request: IncomingMessage): ApiRequest {
@@ -84,14 +95,17 @@ function refuseUpgrade(socket: Duplex, error: ApiError, requestId: string): void
 /** The union of a connection's subscriptions, as one filter. */
 function unionFilter(wanted: Iterable<Wanted>): StreamFilter {
   const topics = new Set<StreamTopic>();
-  let addresses: Set<string> | null = new Set();
+  const keys: Partial<Record<keyof FilterKeys, Set<string> | null>> = {};
   for (const entry of wanted) {
     topics.add(entry.topic);
-    if (entry.topic !== 'address') continue;
-    if (entry.addresses === null) addresses = null;
-    else if (addresses !== null) for (const address of entry.addresses) addresses.add(address);
+    const name = keyNameOf(entry.topic);
+    if (name === undefined) continue;
+    const union = keys[name];
+    if (entry.keys === null || union === null) keys[name] = null;
+    else keys[name] = new Set([...(union ?? []), ...entry.keys]);
   }
-  return { topics, addresses };
+  const listed = (set: Set<string> | null | undefined) => (set === undefined ? [] : set === null ? null : [...set]);
+  return filterOf([...topics], { addresses: listed(keys.addresses), covenants: listed(keys.covenants), tickers: listed(keys.tickers) });
 }
 
 export function createWsUpgradeHandler(getService: () => Promise<StreamService>): UpgradeHandler {
@@ -143,7 +157,7 @@ function serveConnection(service: StreamService, admission: Admission, ws: WebSo
 
   const sendEvents = (events: readonly StreamEvent[]) => {
     for (const event of events) {
-      const ids = [...wanted].filter(([, entry]) => matches(event, filterOf([entry.topic], entry.addresses === null ? null : [...entry.addresses])));
+      const ids = [...wanted].filter(([, entry]) => matches(event, filterOfWanted(entry)));
       const names = JSON.stringify(ids.map(([id]) => id));
       send(`{"type":"event","id":"${event.id}","topic":"${event.topic}","subscriptions":${names},"data":${event.data}}`);
     }
@@ -238,19 +252,27 @@ function serveConnection(service: StreamService, admission: Admission, ws: WebSo
     if (wanted.size >= limits.maxSubscriptions) {
       return sendError(frame.id, ApiError.limitExceeded('message', `at most ${limits.maxSubscriptions} subscriptions per connection`));
     }
-    let addresses: string[] | null = null;
-    if (frame.addresses !== undefined) {
-      if (frame.topic !== 'address') {
-        const detail = 'addresses filter the address topic only';
-        return sendError(frame.id, ApiError.invalidRequest(detail, [{ path: 'message.addresses', message: detail }]));
+    let keys: string[] | null = null;
+    for (const name of Object.keys(KEYED_TOPICS) as (keyof FilterKeys)[]) {
+      const given = frame[name];
+      if (given === undefined) continue;
+      if (frame.topic !== KEYED_TOPICS[name]) {
+        const detail = `${name} filter the ${KEYED_TOPICS[name]} topic only`;
+        return sendError(frame.id, ApiError.invalidRequest(detail, [{ path: `message.${name}`, message: detail }]));
       }
       try {
-        addresses = parseAddresses(frame.addresses, 'message.addresses', await service.api.addressPrefix(), limits.maxAddresses);
+        const path = `message.${name}`;
+        keys =
+          name === 'addresses'
+            ? parseAddresses(given, path, await service.api.addressPrefix(), limits.maxAddresses)
+            : name === 'covenants'
+              ? parseCovenantIds(given, path, limits.maxAddresses)
+              : parseTickers(given, path, limits.maxAddresses);
       } catch (error) {
         return sendError(frame.id, toApiError(error, { logger: service.api.logger, requestId, route: ROUTE }));
       }
     }
-    wanted.set(frame.id, { topic: frame.topic, addresses: addresses === null ? null : new Set(addresses) });
+    wanted.set(frame.id, { topic: frame.topic, keys });
     if (subscription !== null) subscription.filter = unionFilter(wanted.values());
     opening ??= start();
     await opening;

@@ -29,3 +29,30 @@ export function parseAddresses(values: readonly string[], path: string, network:
   });
   return [...new Set(values)];
 }
+
+function parseKeys(values: readonly string[], path: string, max: number, what: string, normalize: (value: string) => string | null): string[] {
+  if (values.length > max) throw ApiError.limitExceeded(path, `at most ${max} ${what}s per subscription`);
+  return [
+    ...new Set(
+      values.map((value, index) => {
+        const key = normalize(value.trim());
+        if (key === null) throw ApiError.invalidRequest(`${path}[${index}] is not a ${what}`, [{ path: `${path}[${index}]`, message: `must be a ${what}` }]);
+        return key;
+      }),
+    ),
+  ];
+}
+
+const HASH = /^[0-9a-fA-F]{64}$/;
+
+/** Covenant ids (64 hex digits), lower-cased as the log writes them. */
+export function parseCovenantIds(values: readonly string[], path: string, max: number): string[] {
+  return parseKeys(values, path, max, 'covenant id (64 hex digits)', (value) => (HASH.test(value) ? value.toLowerCase() : null));
+}
+
+/** KRC-20 tickers (4–6 letters, any case, upper-cased as the log writes them) or an issue-mode token's ca (64 hex). */
+export function parseTickers(values: readonly string[], path: string, max: number): string[] {
+  return parseKeys(values, path, max, 'ticker (4–6 letters or a ca)', (value) =>
+    /^[A-Za-z]{4,6}$/.test(value) ? value.toUpperCase() : HASH.test(value) ? value.toLowerCase() : null,
+  );
+}
