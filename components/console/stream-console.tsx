@@ -32,13 +32,24 @@ const BUTTON =
 const INPUT =
   'w-full min-w-0 rounded border border-slate-300 bg-white px-2 py-1 font-mono text-sm text-slate-900 focus:border-teal-600 focus:outline-none focus:ring-2 focus:ring-teal-500 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100';
 
-function streamQuery(topics: ReadonlySet<StreamTopic>, addresses: string, since: string): string {
+/** The keyed filters: the query parameter, the topic it narrows and what its field is called. */
+const KEY_FILTERS = [
+  { name: 'addresses', topic: 'address', label: 'Addresses' },
+  { name: 'covenants', topic: 'covenant', label: 'Covenant ids' },
+  { name: 'tickers', topic: 'token', label: 'Tickers' },
+] as const satisfies readonly { name: string; topic: StreamTopic; label: string }[];
+
+type KeyFilterName = (typeof KEY_FILTERS)[number]['name'];
+
+function streamQuery(topics: ReadonlySet<StreamTopic>, keys: Record<KeyFilterName, string>, since: string): string {
   const search = new URLSearchParams({ topics: STREAM_TOPICS.filter((topic) => topics.has(topic)).join(',') });
-  const list = addresses
-    .split(/[\s,]+/)
-    .map((address) => address.trim())
-    .filter((address) => address !== '');
-  if (topics.has('address') && list.length > 0) search.set('addresses', list.join(','));
+  for (const { name, topic } of KEY_FILTERS) {
+    const list = keys[name]
+      .split(/[\s,]+/)
+      .map((key) => key.trim())
+      .filter((key) => key !== '');
+    if (topics.has(topic) && list.length > 0) search.set(name, list.join(','));
+  }
   if (since.trim() !== '') search.set('since', since.trim());
   return search.toString();
 }
@@ -77,16 +88,17 @@ export function StreamConsole({ demoApiKey }: { demoApiKey: string | null }) {
   const apiKey = useConsoleKey();
   const origin = useOrigin();
   const [topics, setTopics] = useState<ReadonlySet<StreamTopic>>(() => new Set<StreamTopic>(['block', 'address']));
-  const [addresses, setAddresses] = useState('');
+  const [keys, setKeys] = useState<Record<KeyFilterName, string>>({ addresses: '', covenants: '', tickers: '' });
   const [since, setSince] = useState('');
   const [connection, setConnection] = useState<Connection>({ status: 'idle' });
   const [events, setEvents] = useState<ReceivedEvent[]>([]);
   const [delivered, setDelivered] = useState(0);
   const controller = useRef<AbortController | null>(null);
-  const ids = { addresses: useId(), since: useId() };
+  const idPrefix = useId();
+  const sinceId = useId();
   useEffect(() => () => controller.current?.abort(), []);
 
-  const query = streamQuery(topics, addresses, since);
+  const query = streamQuery(topics, keys, since);
   const running = connection.status === 'connecting' || connection.status === 'open';
   const lastCursor = 'cursor' in connection ? connection.cursor : null;
 
@@ -190,25 +202,30 @@ export function StreamConsole({ demoApiKey }: { demoApiKey: string | null }) {
               </label>
             ))}
           </fieldset>
+          {KEY_FILTERS.filter(({ topic }) => topics.has(topic)).map(({ name, topic, label }) => (
+            <div key={name} className="space-y-1">
+              <label htmlFor={`${idPrefix}-${name}`} className="block text-sm text-slate-800 dark:text-slate-200">
+                {label}{' '}
+                <span className="text-xs text-slate-500 dark:text-slate-400">
+                  ({topic} topic; empty: every {topic} event)
+                </span>
+              </label>
+              <textarea
+                id={`${idPrefix}-${name}`}
+                rows={name === 'addresses' ? 2 : 1}
+                value={keys[name]}
+                disabled={running}
+                onChange={(event) => setKeys({ ...keys, [name]: event.target.value })}
+                spellCheck={false}
+                className={`${INPUT} text-xs`}
+              />
+            </div>
+          ))}
           <div className="space-y-1">
-            <label htmlFor={ids.addresses} className="block text-sm text-slate-800 dark:text-slate-200">
-              Addresses <span className="text-xs text-slate-500 dark:text-slate-400">(address topic; empty: every address)</span>
-            </label>
-            <textarea
-              id={ids.addresses}
-              rows={2}
-              value={addresses}
-              disabled={running || !topics.has('address')}
-              onChange={(event) => setAddresses(event.target.value)}
-              spellCheck={false}
-              className={`${INPUT} text-xs`}
-            />
-          </div>
-          <div className="space-y-1">
-            <label htmlFor={ids.since} className="block text-sm text-slate-800 dark:text-slate-200">
+            <label htmlFor={sinceId} className="block text-sm text-slate-800 dark:text-slate-200">
               Resume after cursor <span className="text-xs text-slate-500 dark:text-slate-400">(empty: from now)</span>
             </label>
-            <input id={ids.since} value={since} disabled={running} onChange={(event) => setSince(event.target.value)} inputMode="numeric" className={INPUT} />
+            <input id={sinceId} value={since} disabled={running} onChange={(event) => setSince(event.target.value)} inputMode="numeric" className={INPUT} />
           </div>
           <div className="flex flex-wrap items-center gap-2">
             {running ? (

@@ -347,11 +347,17 @@ test.describe('API console', () => {
     expect((await shownIds()).at(-1), 'the first event after the cursor').toBe(first);
   });
 
-  test('a subscription the API refuses shows its problem', async ({ page }) => {
+  test('a subscription the API refuses (a wrong key, a bad ticker filter) shows its problem', async ({ page }) => {
     await openConsole(page, pages.console({ route: 'GET /v1/rpc/getBlockDagInfo' }));
     await useKey(page, 'dgb_this_key_does_not_exist_0000000000000000000');
     const live = page.getByRole('region', { name: 'Live subscription' });
     await live.getByRole('button', { name: 'Subscribe', exact: true }).click();
     await expect(live.getByTestId('stream-status')).toContainText('Ended · 401');
+
+    await useKey(page, E2E_API_KEY);
+    await live.getByRole('checkbox', { name: 'token' }).check();
+    await live.getByLabel(/^Tickers/).fill('NO');
+    await live.getByRole('button', { name: 'Subscribe', exact: true }).click();
+    await expect(live.getByTestId('stream-status')).toContainText('Ended · 400: query.tickers[0] is not a ticker');
   });
 });
