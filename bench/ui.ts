@@ -22,8 +22,9 @@
  *                  parts included; the goal for every page, /docs and /console included, is under 200 KB.
  *   block-to-screen  for each block the node adds while the dashboard is open: the moment the dashboard first
  *                  painted an element for it (a MutationObserver in the page notes the element, the next animation
- *                  frame stamps Date.now()) minus `receivedAt`, the server's Date.now() when its live hub received the
- *                  node's BlockAdded notification (read from the block event itself). Same machine, same clock. The
+ *                  frame stamps Date.now()) minus `receivedAt`, the server's Date.now() when its live hub read the block's
+ *                  event from the event log (read from the block event itself; the indexer's commit comes before, so
+ *                  mined-to-screen below is the end-to-end figure). Same machine, same clock. The
  *                  baseline, measured in the same run, is the stream alone: when this script's own SSE client
  *                  received the same event, minus `receivedAt`. Also printed, for information: paint time minus the
  *                  block's header timestamp (mined-to-screen, includes the simulated miners' network delay).

@@ -130,6 +130,7 @@ export {
 export { getWalletExportPage, transactionPosition, walletBalanceBefore } from './wallet-export-reads';
 export type { ExportPage, ExportPageQuery, HistoryPosition } from './wallet-export-reads';
 export {
+  BLOCK_EVENT_LISTED_TRANSACTIONS,
   STREAM_EVENTS_LOCK_KEY,
   STREAM_TOPICS,
   addressesOfTransactions,
@@ -153,5 +154,5 @@ export {
   submitAnnounced,
 } from './mempool-watch';
 export type { AnnouncedSubmit, MempoolSettlement, MempoolStatus, WatchedTransaction } from './mempool-watch';
-export type { CovenantStepKind, NewStreamEvent, StreamBounds, StreamEvent, StreamEventQuery, StreamTopic } from './stream-events';
+export type { BlockEventData, CovenantStepKind, NewStreamEvent, StreamBounds, StreamEvent, StreamEventQuery, StreamTopic } from './stream-events';
 export type { LostAcceptance } from './writes';

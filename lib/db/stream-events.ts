@@ -20,6 +20,33 @@ export interface NewStreamEvent {
   data: unknown;
 }
 
+/** Non-coinbase transactions a `block` event lists (the explorer's latest transactions draw from them). */
+export const BLOCK_EVENT_LISTED_TRANSACTIONS = 20;
+
+/** A `block` event's data, as the indexer announces it and the explorer's live feed reads it. */
+export interface BlockEventData {
+  hash: string;
+  daaScore: string;
+  blueScore: string;
+  /** Epoch ms, as a decimal string. */
+  timestamp: string;
+  selectedParent: string | null;
+  /** Direct parents (level 0). */
+  parents: string[];
+  /** All transactions, the coinbase included. */
+  transactionCount: number;
+  /** The first BLOCK_EVENT_LISTED_TRANSACTIONS non-coinbase transactions: id and the sum of their outputs (sompi). */
+  transactions: { id: string; outputSompi: string }[];
+  /** Non-coinbase transactions of version 1, and those creating a covenant-bound output, of the whole block. */
+  versionOneTransactions: number;
+  covenantTransactions: number;
+  /** The block's merge set as GHOSTDAG coloured it: the colours its blocks get when it becomes a chain block. */
+  mergeSetBlues: string[];
+  mergeSetReds: string[];
+  /** Whether the node counted it a chain block when the indexer read it. */
+  isChainBlock: boolean;
+}
+
 export interface StreamEvent {
   /** The cursor: ids only grow, in commit order. */
   id: bigint;

@@ -10,9 +10,11 @@
  * History older than `windowMs` (a catch-up over old blocks) is not announced: it would be pruned at once.
  */
 import {
+  BLOCK_EVENT_LISTED_TRANSACTIONS,
   addressesOfTransactions,
   covenantStepsOfTransactions,
   storedAmong,
+  type BlockEventData,
   type LostAcceptance,
   type NewStreamEvent,
   type Queryable,
@@ -33,6 +35,28 @@ export interface StreamAnnouncer {
   blocks(tx: Queryable, converted: readonly ConvertedBlock[], resolved: readonly TransactionRecord[]): Promise<NewStreamEvent[]>;
   /** Events for applied chain steps whose newest block has `timestamp` (ms). */
   chain(tx: Queryable, steps: readonly AnnouncedChainStep[], timestamp: bigint): Promise<NewStreamEvent[]>;
+}
+
+function blockEventData(block: ConvertedBlock['block'], transactions: readonly TransactionRecord[]): BlockEventData {
+  const paying = transactions.slice(1);
+  return {
+    hash: bytesToHex(block.hash),
+    daaScore: block.header.daaScore.toString(),
+    blueScore: block.header.blueScore.toString(),
+    timestamp: block.header.timestamp.toString(),
+    selectedParent: block.selectedParentHash && bytesToHex(block.selectedParentHash),
+    parents: (block.header.parentsByLevel[0] ?? []).map(bytesToHex),
+    transactionCount: transactions.length,
+    transactions: paying.slice(0, BLOCK_EVENT_LISTED_TRANSACTIONS).map((transaction) => ({
+      id: bytesToHex(transaction.transactionId),
+      outputSompi: transaction.outputs.reduce((sum, output) => sum + output.amount, 0n).toString(),
+    })),
+    versionOneTransactions: paying.filter((transaction) => transaction.version >= 1).length,
+    covenantTransactions: paying.filter((transaction) => transaction.outputs.some((output) => output.covenantId !== null)).length,
+    mergeSetBlues: block.mergeSetBlues.map(bytesToHex),
+    mergeSetReds: block.mergeSetReds.map(bytesToHex),
+    isChainBlock: block.isChainBlock,
+  };
 }
 
 function addressesOf(record: TransactionRecord): string[] {
@@ -65,19 +89,7 @@ export function createStreamAnnouncer(options: { windowMs: number; clock: () => 
       const announced = new Set<string>();
       for (const { block, transactions } of fresh) {
         const hash = bytesToHex(block.hash);
-        events.push({
-          topic: 'block',
-          address: null,
-          data: {
-            hash,
-            daaScore: block.header.daaScore.toString(),
-            blueScore: block.header.blueScore.toString(),
-            timestamp: block.header.timestamp.toString(),
-            selectedParent: block.selectedParentHash && bytesToHex(block.selectedParentHash),
-            parents: (block.header.parentsByLevel[0] ?? []).map(bytesToHex),
-            transactionCount: transactions.length,
-          },
-        });
+        events.push({ topic: 'block', address: null, data: blockEventData(block, transactions) });
         for (const transaction of transactions) {
           const id = bytesToHex(transaction.transactionId);
           if (storedTransactions.has(id) || announced.has(id)) continue;

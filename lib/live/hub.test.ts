@@ -1,9 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWireDevnet, type WireDevnet } from '../devnet/test-support/wire-devnet';
+import { migrate, openDb, type Db } from '../db';
+import { idHex, spend } from '../devnet/test-support/devnet-harness';
+import { MINER_KEY, TEST_COINBASE_MATURITY, startWireDevnet, wireKey, type WireDevnet } from '../devnet/test-support/wire-devnet';
+import { createIndexer, type Indexer } from '../indexer';
+import { mine } from '../indexer/test-support/views';
+import { transactionToRpc } from '../rpc/convert-transaction';
+import { createStreamHub, type StreamHub } from '../stream/hub';
 import { counterCovenantLineage } from '../kaspa/test-support/covenant-fixture';
 import { transactionToRpcOutput } from '../rpc/convert-block';
 import type { LiveBlock, LiveChain, LiveEvent } from '../web/live-types';
-import { blockActivity, createLiveHub, type LiveClient, type LiveHub } from './hub';
+import { blockActivity, createLiveHub, logBlockFeed, type LiveClient, type LiveHub } from './hub';
 import { liveEventStream } from './live-stream';
 
 type DataOf<T extends LiveEvent['type']> = Extract<LiveEvent, { type: T }>['data'];
@@ -159,5 +165,62 @@ describe('live hub on a devnet node', () => {
     const clients = hub.clientCount;
     await reader.cancel();
     expect(hub.clientCount).toBe(clients - 1);
+  });
+});
+
+describe('live hub on the event log, written by the indexer', () => {
+  let devnet: WireDevnet;
+  let db: Db;
+  let streams: StreamHub;
+  let indexer: Indexer;
+  let hub: LiveHub;
+
+  beforeAll(async () => {
+    devnet = await startWireDevnet();
+    await mine(devnet, TEST_COINBASE_MATURITY + 2);
+    db = await openDb({ url: 'memory://' });
+    await migrate(db);
+    streams = createStreamHub({ db, pollMs: 20 });
+    indexer = createIndexer({ rpc: devnet.client, db, clock: () => devnet.now(), nodePollIntervalMs: 50, retryDelayMs: 50, onStreamEvents: () => streams.wake() });
+    await indexer.start();
+    await indexer.whenReady(10_000);
+    hub = createLiveHub({ rpc: devnet.client, feed: logBlockFeed(streams), dagIntervalMs: 50, mempoolIntervalMs: 50 });
+    await hub.ready;
+  }, 60_000);
+
+  afterAll(async () => {
+    await hub.close();
+    await indexer.stop();
+    streams.close();
+    await db.close();
+    await devnet.close();
+  });
+
+  it('shows a block with its listed transaction and Toccata counts as the node has them, and colours its merge set when it joins the chain', async () => {
+    const client = hub.connect();
+    const [utxo] = devnet.node.consensus.getUtxosByScriptPublicKey(MINER_KEY.scriptPublicKey);
+    const payment = spend(utxo!, MINER_KEY, wireKey(51).scriptPublicKey);
+    await devnet.client.call('submitTransaction', { transaction: transactionToRpc(payment), allowOrphan: false });
+    const { hash } = await devnet.mine();
+    const { hash: merging } = await devnet.mine();
+    const event = await nextOf(client, 'block', (data) => data.hash === hash);
+    const { block: node } = await devnet.client.call('getBlock', { hash, includeTransactions: true });
+    expect(event).toMatchObject<Partial<LiveBlock>>({
+      hash,
+      daaScore: node.header.daaScore.toString(),
+      txCount: node.transactions.length,
+      parents: node.header.parentsByLevel[0],
+      selectedParent: node.verboseData?.selectedParentHash,
+      versionOneTransactions: 0,
+      covenantTransactions: 0,
+    });
+    expect(event.transactions).toEqual([{ id: idHex(payment), outputSompi: payment.outputs.reduce((sum, output) => sum + output.value, 0n).toString() }]);
+    const chain = await nextOf(client, 'chain', (data) => data.added.includes(merging));
+    const { block: mergingNode } = await devnet.client.call('getBlock', { hash: merging, includeTransactions: false });
+    expect(chain.blues).toEqual(mergingNode.verboseData?.mergeSetBluesHashes);
+    expect(chain.blues).toContain(hash);
+    const late = hub.connect();
+    expect(await nextOf(late, 'block', (data) => data.hash === hash)).toMatchObject({ isChainBlock: true, color: 'blue' });
+    for (const each of [client, late]) each.close();
   });
 });

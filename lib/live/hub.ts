@@ -1,7 +1,8 @@
 /**
- * The live hub: one process-wide source of the explorer's live events, fed by a single BlockAdded and a single
- * VirtualChainChanged subscription on the runtime's node connection and by sampling getBlockDagInfo and
- * getSinkBlueScore (every `dagIntervalMs`) and getInfo + getFeeEstimate (every `mempoolIntervalMs`). Each browser
+ * The live hub: one process-wide source of the explorer's live events, fed with blocks and chain changes by a feed
+ * (the stream event log's `block` and `chain` events in the runtime, the node's BlockAdded and VirtualChainChanged
+ * notifications where nothing indexes) and by sampling getBlockDagInfo and getSinkBlueScore (every `dagIntervalMs`)
+ * and getInfo + getFeeEstimate (every `mempoolIntervalMs`). Each browser
  * connection is a `LiveClient` with a bounded queue: a client that falls `maxQueued` events behind is dropped (its
  * EventSource reconnects), never buffered without limit.
  *
@@ -19,11 +20,12 @@
  * module wires the node's subscriptions and samplers to them and broadcasts to the connected clients.
  */
 import { dagInfoToNode, feeEstimateToNode } from '../api/endpoints/node-format';
-import type { RpcClient, Unsubscribe } from '../rpc/client';
+import type { RpcClient } from '../rpc/client';
+import type { StreamHub } from '../stream/hub';
 import type { RpcNotifications } from '../rpc/types';
 import type { LiveDag, LiveEvent, LiveMempool, LiveSnapshot } from '../web/live-types';
 import { createLiveClient, type HubClient, type LiveClient } from './live-client';
-import { createRecentBlocks } from './recent-blocks';
+import { createRecentBlocks, recentBlockOfEvent, recentBlockOfRpc, type ChainChange, type LoggedBlockEvent, type RecentBlock } from './recent-blocks';
 
 export type { LiveClient, LiveCloseReason } from './live-client';
 export { blockActivity, MAX_LISTED_TRANSACTIONS } from './recent-blocks';
@@ -37,8 +39,66 @@ export interface LiveHub {
   close(): Promise<void>;
 }
 
+/** Where the hub hears of blocks and chain changes. */
+export interface LiveBlockFeed {
+  /** Starts delivering to the handlers; resolves with the stop once delivery runs. */
+  start(handlers: { block(entry: RecentBlock): void; chain(change: ChainChange): void }): Promise<() => Promise<void>>;
+}
+
+/** The node's own BlockAdded and VirtualChainChanged notifications. */
+export function nodeBlockFeed(rpc: Pick<RpcClient, 'subscribe'>, now: () => number = Date.now): LiveBlockFeed {
+  return {
+    async start(handlers) {
+      const handles = await Promise.all([
+        rpc.subscribe('BlockAdded', {}, (payload: RpcNotifications['BlockAdded']) => handlers.block(recentBlockOfRpc(payload.block, now()))),
+        rpc.subscribe('VirtualChainChanged', { include_accepted_transaction_ids: false }, (payload: RpcNotifications['VirtualChainChanged']) =>
+          handlers.chain({ removed: payload.removedChainBlockHashes, added: payload.addedChainBlockHashes }),
+        ),
+      ]);
+      return async () => void (await Promise.all(handles.map((unsubscribe) => unsubscribe())));
+    },
+  };
+}
+
+/**
+ * The stream event log's `block` and `chain` events, as every /v1 subscriber gets them: the explorer rides the same
+ * log as the API's streams, and an instance that does not index needs no node subscription of its own.
+ */
+export function logBlockFeed(hub: StreamHub, now: () => number = Date.now): LiveBlockFeed {
+  return {
+    async start(handlers) {
+      await hub.ready;
+      const subscription = hub.subscribe(null, { topics: new Set(['block', 'chain']), addresses: null });
+      let running = true;
+      const reading = (async () => {
+        while (running) {
+          const batch = await subscription.next(15_000);
+          if (batch.kind === 'closed') return;
+          // Too far behind to resume (the process stalled past the retention window): follow from the head.
+          if (batch.kind === 'resync') subscription.moveTo(hub.head);
+          if (batch.kind !== 'events') continue;
+          for (const event of batch.events) {
+            if (event.topic === 'block') handlers.block(recentBlockOfEvent(JSON.parse(event.data) as LoggedBlockEvent, now()));
+            else {
+              const change = JSON.parse(event.data) as { removed: string[]; added: { hash: string }[] };
+              handlers.chain({ removed: change.removed, added: change.added.map((added) => added.hash) });
+            }
+          }
+        }
+      })();
+      return async () => {
+        running = false;
+        subscription.close();
+        await reading;
+      };
+    },
+  };
+}
+
 export interface LiveHubOptions {
   rpc: Pick<RpcClient, 'call' | 'subscribe'>;
+  /** Where blocks and chain changes come from; the node's notifications when absent. */
+  feed?: LiveBlockFeed;
   dagIntervalMs?: number;
   mempoolIntervalMs?: number;
   rateWindowMs?: number;
@@ -78,27 +138,19 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
   let latestDag: LiveDag | undefined;
   let latestMempool: LiveMempool | undefined;
   let closed = false;
-  const unsubscribes: Unsubscribe[] = [];
+  let stopFeed: (() => Promise<void>) | undefined;
 
   function broadcast(event: LiveEvent): void {
     for (const client of [...clients]) client.push(event);
   }
 
-  function onBlockAdded(payload: RpcNotifications['BlockAdded']): void {
-    broadcast({ type: 'block', data: recent.add(payload.block, now()) });
+  function onBlock(entry: RecentBlock): void {
+    broadcast({ type: 'block', data: recent.add(entry) });
   }
 
-  function onChainChanged(payload: RpcNotifications['VirtualChainChanged']): void {
-    const { blues, reds } = recent.applyChainChange(payload);
-    broadcast({
-      type: 'chain',
-      data: {
-        removed: [...payload.removedChainBlockHashes],
-        added: [...payload.addedChainBlockHashes],
-        blues,
-        reds,
-      },
-    });
+  function onChain(change: ChainChange): void {
+    const { blues, reds } = recent.applyChainChange(change);
+    broadcast({ type: 'chain', data: { removed: [...change.removed], added: [...change.added], blues, reds } });
   }
 
   async function sampleDag(): Promise<void> {
@@ -137,12 +189,9 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
     return { stop: () => clearTimeout(timer) };
   }
 
-  const ready = Promise.all([
-    rpc.subscribe('BlockAdded', {}, onBlockAdded),
-    rpc.subscribe('VirtualChainChanged', { include_accepted_transaction_ids: false }, onChainChanged),
-  ]).then(async (handles) => {
-    if (closed) await Promise.all(handles.map((unsubscribe) => unsubscribe()));
-    else unsubscribes.push(...handles);
+  const ready = (options.feed ?? nodeBlockFeed(rpc, now)).start({ block: onBlock, chain: onChain }).then(async (stop) => {
+    if (closed) await stop();
+    else stopFeed = stop;
   });
   ready.catch(reportError);
   const samplers = [every(dagIntervalMs, sampleDag), every(mempoolIntervalMs, sampleMempool)];
@@ -174,7 +223,7 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
       for (const sampler of samplers) sampler.stop();
       for (const client of [...clients]) client.finish('hub-closed');
       await ready.catch(() => {});
-      await Promise.all(unsubscribes.map((unsubscribe) => unsubscribe()));
+      await stopFeed?.();
     },
   };
 }

@@ -4,14 +4,16 @@
  * a block stays while it is within both windows (`recentWindowMs` for the catch-up replay, `rateWindowMs` for the
  * rates) and there are at most `maxRecentBlocks`; the oldest go first, so the map's order is arrival order.
  */
-import type { RpcBlock, RpcNotifications } from '../rpc/types';
+import { BLOCK_EVENT_LISTED_TRANSACTIONS, type BlockEventData } from '../db/stream-events';
+import type { RpcBlock } from '../rpc/types';
 import type { BlockColor, LiveBlock, LiveDag, LiveTransaction } from '../web/live-types';
 
-export const MAX_LISTED_TRANSACTIONS = 20;
+export const MAX_LISTED_TRANSACTIONS = BLOCK_EVENT_LISTED_TRANSACTIONS;
 
 export type LiveRates = Pick<LiveDag, 'blocksPerSecond' | 'txPerSecond' | 'versionOneShare' | 'covenantTxPerMinute' | 'windowSeconds'>;
 
-interface RecentBlock {
+/** A block as the live feed heard it, with its merge set's colours (given to those blocks when it joins the chain). */
+export interface RecentBlock {
   block: LiveBlock;
   blues: string[];
   reds: string[];
@@ -28,7 +30,8 @@ export function blockActivity(transactions: RpcBlock['transactions']): { version
   return { versionOneTransactions, covenantTransactions };
 }
 
-function liveBlock(block: RpcBlock, receivedAt: number): RecentBlock {
+/** A block from the node's BlockAdded notification. */
+export function recentBlockOfRpc(block: RpcBlock, receivedAt: number): RecentBlock {
   const verbose = block.verboseData;
   const transactions: LiveTransaction[] = [];
   for (const transaction of block.transactions.slice(1, MAX_LISTED_TRANSACTIONS + 1)) {
@@ -58,6 +61,43 @@ function liveBlock(block: RpcBlock, receivedAt: number): RecentBlock {
   };
 }
 
+type Enrichment = 'transactions' | 'versionOneTransactions' | 'covenantTransactions' | 'mergeSetBlues' | 'mergeSetReds' | 'isChainBlock';
+
+/** A `block` event as the log may hold it: without the enrichment when written before it. */
+export type LoggedBlockEvent = Omit<BlockEventData, Enrichment> & Partial<Pick<BlockEventData, Enrichment>>;
+
+/**
+ * A block from the event log's `block` event. An event written before the log carried the listing and the merge set
+ * (within the first retention window after an upgrade) lists nothing and colours nothing.
+ */
+export function recentBlockOfEvent(data: LoggedBlockEvent, receivedAt: number): RecentBlock {
+  return {
+    block: {
+      hash: data.hash,
+      daaScore: data.daaScore,
+      blueScore: data.blueScore,
+      timestamp: Number(data.timestamp),
+      txCount: data.transactionCount,
+      parents: [...data.parents],
+      selectedParent: data.selectedParent,
+      isChainBlock: data.isChainBlock ?? null,
+      color: data.isChainBlock === true ? 'blue' : null,
+      transactions: data.transactions ?? [],
+      versionOneTransactions: data.versionOneTransactions ?? 0,
+      covenantTransactions: data.covenantTransactions ?? 0,
+      receivedAt,
+    },
+    blues: data.mergeSetBlues ?? [],
+    reds: data.mergeSetReds ?? [],
+  };
+}
+
+/** A virtual chain change: the chain blocks removed and added (hashes, hex). */
+export interface ChainChange {
+  removed: readonly string[];
+  added: readonly string[];
+}
+
 export interface RecentBlocksOptions {
   rateWindowMs: number;
   recentWindowMs: number;
@@ -67,10 +107,10 @@ export interface RecentBlocksOptions {
 }
 
 export interface RecentBlocks {
-  /** Keeps the block received `at` and returns it as a live block (a copy, for broadcasting). */
-  add(block: RpcBlock, at: number): LiveBlock;
+  /** Keeps the block (received at its `receivedAt`) and returns it as a live block (a copy, for broadcasting). */
+  add(entry: RecentBlock): LiveBlock;
   /** Marks the removed and added chain blocks, colours the added ones' merge sets, and returns those merge sets. */
-  applyChainChange(payload: RpcNotifications['VirtualChainChanged']): { blues: string[]; reds: string[] };
+  applyChainChange(change: ChainChange): { blues: string[]; reds: string[] };
   rates(at: number): LiveRates;
   /** Copies of the blocks received within `recentWindowMs` before `at`, oldest first. */
   within(at: number): LiveBlock[];
@@ -89,25 +129,24 @@ export function createRecentBlocks(options: RecentBlocksOptions): RecentBlocks {
   }
 
   return {
-    add(block, at) {
-      const entry = liveBlock(block, at);
+    add(entry) {
       recent.set(entry.block.hash, entry);
-      prune(at);
+      prune(entry.block.receivedAt);
       return { ...entry.block };
     },
 
-    applyChainChange(payload) {
+    applyChainChange(change) {
       const blues: string[] = [];
       const reds: string[] = [];
       const setColor = (hash: string, color: BlockColor) => {
         const entry = recent.get(hash);
         if (entry !== undefined) entry.block.color = color;
       };
-      for (const hash of payload.removedChainBlockHashes) {
+      for (const hash of change.removed) {
         const entry = recent.get(hash);
         if (entry !== undefined) entry.block.isChainBlock = false;
       }
-      for (const hash of payload.addedChainBlockHashes) {
+      for (const hash of change.added) {
         const entry = recent.get(hash);
         if (entry === undefined) continue;
         entry.block.isChainBlock = true;

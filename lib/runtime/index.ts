@@ -14,7 +14,7 @@ import type { DevnetRestoreReport } from '../devnet/node';
 import { startEmbeddedDevnet, type DevnetReorgReport, type EmbeddedDevnet } from './embedded-devnet';
 import { nodeFeeHistory, type FeeHistory } from '../live/fee-history';
 import { startRuntimeIndexer, type RuntimeIndexer } from './indexer';
-import { createLiveHub, type LiveHub } from '../live/hub';
+import { createLiveHub, logBlockFeed, nodeBlockFeed, type LiveHub } from '../live/hub';
 import { createRuntimeMetrics, type RuntimeMetrics } from './metrics';
 import { kasUsdSourceOf, startRuntimeTokens, type RuntimeTokens } from './tokens';
 import { createStreamHub } from '../stream/hub';
@@ -131,6 +131,15 @@ async function createRuntime(config: Env): Promise<Runtime> {
     liveSubscribers: () => live?.clientCount ?? 0,
     devnetHeap: devnet === undefined ? undefined : () => devnet.heap(),
   });
+  const streamService = (): StreamService => {
+    stream ??= createStreamService({
+      hub: createStreamHub({ db, onError: (error) => log(`stream: ${error.message}`) }),
+      api: api.context,
+      db,
+      limits: { maxConnectionsPerKey: config.STREAM_MAX_CONNECTIONS_PER_KEY, maxAddresses: config.STREAM_MAX_ADDRESSES },
+    });
+    return stream;
+  };
   return {
     env: config,
     nodeKind: devnet ? 'embedded-devnet' : 'external',
@@ -144,18 +153,15 @@ async function createRuntime(config: Env): Promise<Runtime> {
     metrics,
     feeHistory,
     live() {
-      live ??= createLiveHub({ rpc, onError: (error) => log(`live: ${error.message}`) });
+      // The explorer rides the event log the /v1 streams serve, unless nothing indexes (then the log stays empty).
+      live ??= createLiveHub({
+        rpc,
+        feed: indexer.role === 'off' ? nodeBlockFeed(rpc) : logBlockFeed(streamService().hub),
+        onError: (error) => log(`live: ${error.message}`),
+      });
       return live;
     },
-    stream() {
-      stream ??= createStreamService({
-        hub: createStreamHub({ db, onError: (error) => log(`stream: ${error.message}`) }),
-        api: api.context,
-        db,
-        limits: { maxConnectionsPerKey: config.STREAM_MAX_CONNECTIONS_PER_KEY, maxAddresses: config.STREAM_MAX_ADDRESSES },
-      });
-      return stream;
-    },
+    stream: streamService,
     async stop() {
       await streamListener.close();
       stream?.hub.close();

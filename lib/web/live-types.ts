@@ -35,7 +35,7 @@ export interface LiveBlock {
    * block's. A lineage's end binds no output and kaspad's blocks say nothing of the spent entries, so it is not counted.
    */
   covenantTransactions: number;
-  /** When this server received the node's BlockAdded notification, epoch ms. */
+  /** When this server's live hub heard of the block (its event in the log, or the node's BlockAdded), epoch ms. */
   receivedAt: number;
 }
 
