@@ -11,7 +11,8 @@
  * The subscribers are spread over --client-processes processes (default one per 2,500), so the clients' own parsing
  * does not bound what the server shows; each reports its latencies as a 1 ms histogram.
  *
- * Options: --subscribers 1000, --duration 20, --gap 5, --port 3320, --client-processes.
+ * Options: --subscribers 1000, --duration 20, --gap 5, --port 3320, --client-processes, --ramp 60 (seconds the
+ * subscribers get to connect and receive a first event before the measurement starts).
  * `npm run bench:stream -- --subscribers 10000 --gap 60 --duration 90`.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     clients: { type: 'string' },
     key: { type: 'string' },
     'client-processes': { type: 'string' },
+    ramp: { type: 'string', default: '60' },
     subscribers: { type: 'string', default: '1000' },
     duration: { type: 'string', default: '20' },
     gap: { type: 'string', default: '5' },
@@ -275,8 +277,8 @@ async function main(): Promise<void> {
       dropped: reports.reduce((sum, report) => sum + report.dropped, 0),
     };
   };
-  // Measured once every subscriber has had an event (or 60 s passed: the count says how many had).
-  const rampDeadline = Date.now() + 60_000;
+  // Measured once every subscriber has had an event (or --ramp seconds passed: the count says how many had).
+  const rampDeadline = Date.now() + Number(values.ramp) * 1000;
   let receiving = 0;
   while (Date.now() < rampDeadline && (resumer.ids.length === 0 || receiving < subscribers)) {
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -313,7 +315,7 @@ async function main(): Promise<void> {
   const cpuSeconds = (after.cpu.user + after.cpu.system - started.cpu.user - started.cpu.system) / 1e6;
 
   console.log(
-    `subscribers ${subscribers} (half SSE, half WebSocket; a fifth filtered on one address) in ${processes} client process${processes === 1 ? '' : 'es'}, ${receiving} receiving when measured, ${elapsed.toFixed(1)} s at 10 blocks/s`,
+    `subscribers ${subscribers} (half SSE, half WebSocket; a fifth filtered on one address) in ${processes} client process${processes === 1 ? '' : 'es'}, ${receiving} receiving when measured (ramp up to ${values.ramp} s), ${elapsed.toFixed(1)} s at 10 blocks/s`,
   );
   console.log(`  baseline (in-process hub subscription): ${after.baseline.count} deliveries, p50 ${after.baseline.p50.toFixed(1)} ms, p99 ${after.baseline.p99.toFixed(1)} ms`);
   console.log(

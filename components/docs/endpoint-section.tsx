@@ -128,11 +128,11 @@ function EndpointSection({ operation, origin, hydrated }: { operation: Reference
     <section
       id={operation.operationId}
       aria-labelledby={`${operation.operationId}-heading`}
-      className="scroll-mt-20 space-y-3 rounded border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900"
+      className="doc-operation"
       data-operation={operation.operationId}
     >
       <h3 id={`${operation.operationId}-heading`} className="text-base font-semibold">
-        <span className={`mr-2 rounded px-1.5 py-0.5 align-[1px] font-mono text-xs text-white ${operation.method === 'GET' ? 'bg-sky-700' : 'bg-violet-700'}`}>
+        <span className={`doc-method ${operation.method === 'GET' ? 'bg-sky-700' : 'bg-violet-700'}`}>
           {operation.method}
         </span>{' '}
         <span className="mr-2 font-mono text-sm" data-testid="operation-path">

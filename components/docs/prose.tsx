@@ -20,18 +20,19 @@ export function InlineMarkup({ text }: { text: string }) {
 /** A URL path that may wrap after any slash, and only there (a narrow column never breaks it letter by letter). */
 export function PathText({ path }: { path: string }) {
   const segments = path.split('/');
+  // Each segment and its slash are one text node: adjacent text nodes would each cost a `<!-- -->` in the HTML.
   return (
     <>
-      {segments.map((segment, index) => (
-        <Fragment key={index}>
-          {segment}
-          {index < segments.length - 1 && (
-            <>
-              /<wbr />
-            </>
-          )}
-        </Fragment>
-      ))}
+      {segments.map((segment, index) =>
+        index < segments.length - 1 ? (
+          <Fragment key={index}>
+            {`${segment}/`}
+            <wbr />
+          </Fragment>
+        ) : (
+          <Fragment key={index}>{segment}</Fragment>
+        ),
+      )}
     </>
   );
 }
