@@ -137,13 +137,12 @@ export {
   appendStreamEvents,
   covenantStepsOfTransactions,
   latestStreamEventData,
-  lockStreamEvents,
   pruneStreamEvents,
   readStreamBounds,
   readStreamEvents,
   storedAmong,
 } from './stream-events';
-export { listenStreamEvents, STREAM_EVENTS_CHANNEL } from './stream-notify';
+export { listenStreamEvents } from './stream-notify';
 export type { Listener } from './pg-listener';
 export {
   announceMempoolEntries,
@@ -151,8 +150,8 @@ export {
   markMempoolPresence,
   mempoolAddresses,
   settleMempoolWatch,
-  submitAnnounced,
+  submitThrough,
 } from './mempool-watch';
-export type { AnnouncedSubmit, MempoolSettlement, MempoolStatus, WatchedTransaction } from './mempool-watch';
+export type { AnnouncedSubmit, MempoolSettlement } from './mempool-watch';
 export type { BlockEventData, CovenantStepKind, NewStreamEvent, StreamBounds, StreamEvent, StreamEventQuery, StreamTopic } from './stream-events';
 export type { LostAcceptance } from './writes';

@@ -18,7 +18,7 @@ export interface WatchedTransaction {
   addresses: readonly string[];
 }
 
-export type MempoolStatus = 'mempool' | 'dropped';
+type MempoolStatus = 'mempool' | 'dropped';
 
 function statusEvents(entries: readonly WatchedTransaction[], status: MempoolStatus): NewStreamEvent[] {
   return entries.flatMap((entry) => {
@@ -107,14 +107,14 @@ type Settled<T> = { value: T } | { error: unknown };
 
 /**
  * Runs a submission to the node while holding the stream lock, then announces its transaction (`watched` of the
- * node's answer; null announces nothing). No block event of the transaction can be written in between, so its
+ * node's answer). No block event of the transaction can be written in between, so its
  * `mempool` event is first. The announcement is secondary: a database failure before the node was asked still
  * submits, one after it keeps the node's answer (and is reported to `onError`).
  */
-export async function submitAnnounced<T>(
+async function submitAnnounced<T>(
   db: Db,
   submit: () => Promise<T>,
-  watched: (answer: T) => WatchedTransaction | null,
+  watched: (answer: T) => WatchedTransaction,
   options: { clock: () => number; onError: (error: unknown) => void },
 ): Promise<T> {
   const settle = (call: () => Promise<T>): Promise<Settled<T>> =>
@@ -128,8 +128,7 @@ export async function submitAnnounced<T>(
       await lockStreamEvents(tx);
       outcome = await settle(submit);
       if (!('value' in outcome)) return;
-      const entry = watched(outcome.value);
-      if (entry !== null) await watchLocked(tx, [entry], options.clock());
+      await watchLocked(tx, [watched(outcome.value)], options.clock());
     });
   } catch (error) {
     if (outcome === undefined) outcome = await settle(submit);
@@ -193,6 +192,15 @@ export async function settleMempoolWatch(
 /** A submission to the node whose transaction, once the node accepted it, is announced as having entered the mempool. */
 export type AnnouncedSubmit = <T extends { transactionId: string }>(transaction: RpcTransactionInputForm, submit: () => Promise<T>) => Promise<T>;
 
+/** Submits through `announce` when the caller has one, else straight to the node. */
+export function submitThrough<T extends { transactionId: string }>(
+  announce: AnnouncedSubmit | undefined,
+  transaction: RpcTransactionInputForm,
+  submit: () => Promise<T>,
+): Promise<T> {
+  return announce === undefined ? submit() : announce(transaction, submit);
+}
+
 export function createSubmissionAnnouncer(options: {
   db: Db;
   addressPrefix: () => Promise<AddressPrefix>;
@@ -210,17 +218,8 @@ export function createSubmissionAnnouncer(options: {
       options.onError(error);
       return submit();
     }
-    let announced = false;
-    const answer = await submitAnnounced(
-      db,
-      submit,
-      (value) => {
-        announced = true;
-        return { transactionId: hexToBytes(value.transactionId), addresses };
-      },
-      options,
-    );
-    if (announced) options.onAnnounced();
+    const answer = await submitAnnounced(db, submit, (value) => ({ transactionId: hexToBytes(value.transactionId), addresses }), options);
+    options.onAnnounced();
     return answer;
   };
 }

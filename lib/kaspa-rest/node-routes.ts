@@ -5,7 +5,7 @@
  * `{"detail": reason}` with 400 for a chain query from a block the node does not know (kaspa-rest-server lets that
  * escape as a 500, which dagboard never answers for bad input).
  */
-import { getTransactions } from '../db';
+import { getTransactions, submitThrough } from '../db';
 import { bytesToHex, hexToBytes } from '../kaspa/bytes';
 import { transactionMass } from '../kaspa/mass';
 import type { UtxoEntry } from '../kaspa/types';
@@ -41,9 +41,7 @@ export const NODE_ROUTES: RestRoute[] = [
         replaceByFee
           ? data.rpc.call('submitTransactionReplacement', { transaction })
           : data.rpc.call('submitTransaction', { transaction, allowOrphan });
-      const submitted = await nodeAnswer(
-        data.announceSubmission === undefined || allowOrphan ? submit() : data.announceSubmission(transaction, submit),
-      );
+      const submitted = await nodeAnswer(allowOrphan ? submit() : submitThrough(data.announceSubmission, transaction, submit));
       if ('rejected' in submitted) return { status: 400, body: { error: submitted.rejected }, maxAge: 0 };
       return { body: { transactionId: submitted.value.transactionId }, maxAge: 0 };
     },

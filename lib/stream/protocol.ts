@@ -2,8 +2,10 @@
  * What both transports share: parsing cursors (every refusal an ApiError in the one problem shape; topics and
  * addresses are lib/api's event filters, which webhooks take too), and the wire form of events.
  */
+import { parseAddresses, parseCovenantIds, parseTickers } from '../api/endpoints/event-filters';
 import { ApiError } from '../api/http/errors';
 import type { StreamEvent, StreamTopic } from '../db';
+import type { AddressPrefix } from '../kaspa/address';
 import type { StreamFilter } from './hub';
 
 const CURSOR = /^(0|[1-9]\d{0,18})$/;
@@ -31,6 +33,17 @@ export function filterOf(topics: readonly StreamTopic[], keys: FilterKeys = {}):
 
 /** The topic each key filter narrows, and the name it has in a query or a frame. */
 export const KEYED_TOPICS = { addresses: 'address', covenants: 'covenant', tickers: 'token' } as const satisfies Record<keyof FilterKeys, StreamTopic>;
+
+/** One key filter's values as a client sent them (`path` names where), checked and normalised; throws the 400. */
+export async function parseFilterKeys(
+  name: keyof FilterKeys,
+  values: readonly string[],
+  path: string,
+  limits: { addressPrefix: () => Promise<AddressPrefix>; max: number },
+): Promise<string[]> {
+  if (name === 'addresses') return parseAddresses(values, path, await limits.addressPrefix(), limits.max);
+  return name === 'covenants' ? parseCovenantIds(values, path, limits.max) : parseTickers(values, path, limits.max);
+}
 
 /** Splits a comma-separated query value, dropping empty items. */
 export function listParameter(value: string | null): string[] {

@@ -18,8 +18,8 @@ import { ApiError, problemBody, problemResponse, toApiError } from '../api/http/
 import { API_KEY_HEADER } from '../api/keys/keys';
 import type { StreamEvent } from '../db';
 import type { StreamFilter } from './hub';
-import { parseAddresses, parseCovenantIds, parseTickers, parseTopics } from '../api/endpoints/event-filters';
-import { filterOf, KEYED_TOPICS, listParameter, parseCursor, streamQuery } from './protocol';
+import { parseTopics } from '../api/endpoints/event-filters';
+import { filterOf, KEYED_TOPICS, listParameter, parseCursor, parseFilterKeys, streamQuery, type FilterKeys } from './protocol';
 import { nextDelivery, resyncBody, type Admission, type StreamService } from './service';
 
 const ROUTE = 'GET /v1/stream';
@@ -51,14 +51,15 @@ export async function parseStreamRequest(
       throw ApiError.invalidRequest(message, [{ path: `query.${name}`, message }]);
     }
   }
-  const listed = (name: string) => (query.has(name) ? listParameter(query.get(name)!) : null);
-  const max = service.limits.maxAddresses;
-  const addresses = listed('addresses');
-  const keys = {
-    addresses: addresses === null ? null : parseAddresses(addresses, 'query.addresses', await service.api.addressPrefix(), max),
-    covenants: listed('covenants') === null ? null : parseCovenantIds(listed('covenants')!, 'query.covenants', max),
-    tickers: listed('tickers') === null ? null : parseTickers(listed('tickers')!, 'query.tickers', max),
-  };
+  const keys: FilterKeys = {};
+  for (const name of Object.keys(KEYED_TOPICS) as (keyof FilterKeys)[]) {
+    const given = query.get(name);
+    if (given === undefined) continue;
+    keys[name] = await parseFilterKeys(name, listParameter(given), `query.${name}`, {
+      addressPrefix: () => service.api.addressPrefix(),
+      max: service.limits.maxAddresses,
+    });
+  }
   const since =
     lastEventId !== null && lastEventId.trim() !== ''
       ? parseCursor(lastEventId, 'header.last-event-id')

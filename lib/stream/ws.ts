@@ -28,8 +28,7 @@ import { API_KEY_HEADER } from '../api/keys/keys';
 import { STREAM_TOPICS, type StreamEvent, type StreamTopic } from '../db';
 import type { StreamFilter, Subscription } from './hub';
 import { matches } from './hub';
-import { parseAddresses, parseCovenantIds, parseTickers } from '../api/endpoints/event-filters';
-import { filterOf, KEYED_TOPICS, parseCursor, streamQuery, type FilterKeys } from './protocol';
+import { filterOf, KEYED_TOPICS, parseCursor, parseFilterKeys, streamQuery, type FilterKeys } from './protocol';
 import { nextDelivery, resyncBody, type Admission, type Resync, type StreamService } from './service';
 
 export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
@@ -261,13 +260,10 @@ function serveConnection(service: StreamService, admission: Admission, ws: WebSo
         return sendError(frame.id, ApiError.invalidRequest(detail, [{ path: `message.${name}`, message: detail }]));
       }
       try {
-        const path = `message.${name}`;
-        keys =
-          name === 'addresses'
-            ? parseAddresses(given, path, await service.api.addressPrefix(), limits.maxAddresses)
-            : name === 'covenants'
-              ? parseCovenantIds(given, path, limits.maxAddresses)
-              : parseTickers(given, path, limits.maxAddresses);
+        keys = await parseFilterKeys(name, given, `message.${name}`, {
+          addressPrefix: () => service.api.addressPrefix(),
+          max: limits.maxAddresses,
+        });
       } catch (error) {
         return sendError(frame.id, toApiError(error, { logger: service.api.logger, requestId, route: ROUTE }));
       }

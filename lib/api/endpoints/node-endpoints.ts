@@ -8,11 +8,10 @@
  * submitTransaction needs `transaction` (`allowOrphan` defaults to false); getMempoolEntry's flags default to false.
  */
 import { z } from 'zod';
-import type { AnnouncedSubmit } from '../../db';
+import { submitThrough, type AnnouncedSubmit } from '../../db';
 import type { AddressPrefix } from '../../kaspa/address';
 import { RpcRejectedError } from '../../rpc/errors';
 import type { RpcClient } from '../../rpc';
-import type { RpcTransactionInputForm } from '../../rpc/types';
 import { endpointsFor, SUBMIT_BLOCK_BODY_LIMIT, type ApiContext } from '../wrapper/endpoint';
 import { ApiError, fromZodError } from '../http/errors';
 import {
@@ -39,15 +38,6 @@ export interface NodeApiContext extends ApiContext {
   addressPrefix(): Promise<AddressPrefix>;
   /** Announces an accepted submission on the stream (`address` events with status `mempool`); absent: not announced. */
   announceSubmission?: AnnouncedSubmit;
-}
-
-/** Submits through the context's announcer, when it has one. */
-function announced<T extends { transactionId: string }>(
-  context: NodeApiContext,
-  transaction: RpcTransactionInputForm,
-  submit: () => Promise<T>,
-): Promise<T> {
-  return context.announceSubmission === undefined ? submit() : context.announceSubmission(transaction, submit);
 }
 
 /** Longest `extraData` text of getBlockTemplate, in UTF-8 bytes (the coinbase payload has room for about 200). */
@@ -233,7 +223,7 @@ export const submitTransactionEndpoint = nodeEndpoint({
     const transaction = submissionToRpc(body.transaction);
     const submit = () => context.rpc.call('submitTransaction', { transaction, allowOrphan: body.allowOrphan });
     // An orphan is not in the mempool proper: the indexing process's poll announces it once its parents arrive.
-    const { transactionId } = await (body.allowOrphan ? submit() : announced(context, transaction, submit));
+    const { transactionId } = await (body.allowOrphan ? submit() : submitThrough(context.announceSubmission, transaction, submit));
     return { body: { transactionId } };
   },
 });
@@ -244,7 +234,9 @@ export const submitTransactionReplacementEndpoint = nodeEndpoint({
   bigintKeys: SUBMISSION_BIGINT_KEYS,
   async handler({ context, body }) {
     const transaction = submissionToRpc(body.transaction);
-    const response = await announced(context, transaction, () => context.rpc.call('submitTransactionReplacement', { transaction }));
+    const response = await submitThrough(context.announceSubmission, transaction, () =>
+      context.rpc.call('submitTransactionReplacement', { transaction }),
+    );
     return {
       body: {
         transactionId: response.transactionId,
